@@ -1,0 +1,120 @@
+//! Ranking with honest ties.
+//!
+//! Components with equal keys form a tie group; every member carries the
+//! best rank (the group's first position), the worst (its last) and the
+//! average. A developer reading top-down may have to read the whole group, so
+//! the average is the honest headline figure.
+
+use crate::measures::Measure;
+use crate::spectra::Counts;
+use std::cmp::Ordering;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rank {
+    pub best: u32,
+    pub worst: u32,
+    pub average: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    /// Index of the component in the spectra.
+    pub component: usize,
+    pub score: f64,
+    /// The tie-breaking key where the measure has one (Tarantula's confidence).
+    pub confidence: Option<f64>,
+    pub rank: Rank,
+}
+
+/// Ranks components by `scores` (descending), breaking ties by `secondary`
+/// where given. Members of a tie group are listed by component index, so the
+/// order is deterministic; their ranks are identical.
+pub fn rank_scores(scores: &[f64], secondary: Option<&[f64]>) -> Vec<Ranked> {
+    let key = |i: usize| (scores[i], secondary.map_or(0.0, |s| s[i]));
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (sa, ca) = key(a);
+        let (sb, cb) = key(b);
+        sb.total_cmp(&sa)
+            .then_with(|| cb.total_cmp(&ca))
+            .then(a.cmp(&b))
+    });
+    let mut out = Vec::with_capacity(order.len());
+    let mut start = 0;
+    while start < order.len() {
+        let group_key = key(order[start]);
+        let mut end = start + 1;
+        while end < order.len() && same_key(key(order[end]), group_key) {
+            end += 1;
+        }
+        let rank = Rank {
+            best: start as u32 + 1,
+            worst: end as u32,
+            average: (start + 1 + end) as f64 / 2.0,
+        };
+        for &i in &order[start..end] {
+            out.push(Ranked {
+                component: i,
+                score: scores[i],
+                confidence: secondary.map(|s| s[i]),
+                rank,
+            });
+        }
+        start = end;
+    }
+    out
+}
+
+fn same_key(a: (f64, f64), b: (f64, f64)) -> bool {
+    a.0.total_cmp(&b.0) == Ordering::Equal && a.1.total_cmp(&b.1) == Ordering::Equal
+}
+
+/// Scores every component under a spectrum measure and ranks them.
+pub fn rank_counts(measure: Measure, counts: &[Counts]) -> Vec<Ranked> {
+    let scores: Vec<f64> = counts.iter().map(|c| measure.score(c)).collect();
+    let confidence: Option<Vec<f64>> = match measure {
+        Measure::Tarantula => Some(
+            counts
+                .iter()
+                .map(|c| measure.confidence(c).unwrap_or(0.0))
+                .collect(),
+        ),
+        _ => None,
+    };
+    rank_scores(&scores, confidence.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_carry_best_worst_and_average() {
+        let ranked = rank_scores(&[0.5, 0.9, 0.5, 0.1, 0.5], None);
+        let order: Vec<usize> = ranked.iter().map(|r| r.component).collect();
+        assert_eq!(order, vec![1, 0, 2, 4, 3]);
+        assert_eq!(ranked[0].rank, Rank { best: 1, worst: 1, average: 1.0 });
+        for r in &ranked[1..4] {
+            assert_eq!(r.rank, Rank { best: 2, worst: 4, average: 3.0 });
+        }
+        assert_eq!(ranked[4].rank, Rank { best: 5, worst: 5, average: 5.0 });
+    }
+
+    #[test]
+    fn tarantula_confidence_breaks_ties() {
+        // Same Tarantula score (1.0) but different confidence.
+        let counts = [Counts::new(1, 1, 0, 4), Counts::new(2, 0, 0, 4)];
+        let ranked = rank_counts(Measure::Tarantula, &counts);
+        assert_eq!(ranked[0].component, 1);
+        assert_eq!(ranked[0].rank.worst, 1);
+        assert_eq!(ranked[0].confidence, Some(1.0));
+        assert_eq!(ranked[1].confidence, Some(0.5));
+    }
+
+    #[test]
+    fn infinite_scores_rank_first_and_tie_with_each_other() {
+        let ranked = rank_scores(&[1.0, f64::INFINITY, f64::INFINITY], None);
+        assert_eq!(ranked[0].rank, Rank { best: 1, worst: 2, average: 1.5 });
+        assert_eq!(ranked[2].component, 0);
+    }
+}

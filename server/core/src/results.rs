@@ -1,0 +1,188 @@
+//! The results document: what one localization run observed.
+//!
+//! `faultlens localize` writes it to `.faultlens/results.json`; the language
+//! server, `faultlens eval` and other tools read it. It holds facts only
+//! (which test ran which line, and how each test ended), never scores: scores
+//! are derived from it by the analyses, so any measure can be applied later.
+//!
+//! Compatibility rule: readers ignore unknown fields, and `format_version`
+//! changes only when an existing field changes meaning.
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the on-disk shape. Bump only on incompatible changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResults {
+    pub format_version: u32,
+    /// `faultlens` version that wrote the document.
+    pub tool_version: String,
+    /// Milliseconds since the Unix epoch when the run finished.
+    pub created_unix_ms: u64,
+    /// Absolute path of the project root; file paths below are relative to it.
+    pub project_root: String,
+    /// Which kind of test suite produced the tests.
+    pub suite: SuiteKind,
+    /// Every source file the coverage build instrumented, in a stable order.
+    pub files: Vec<SourceFile>,
+    pub tests: Vec<TestRecord>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SuiteKind {
+    Ctest,
+    Io,
+    Runner,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// Path relative to the project root, with `/` separators.
+    pub path: String,
+    /// True for test code (test drivers, test files): excluded from the
+    /// ranking unless the user asks for it.
+    #[serde(default)]
+    pub test_code: bool,
+    /// Executable lines as gcov reports them, ascending.
+    pub lines: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Pass,
+    Fail,
+}
+
+/// How a test process ended. Every outcome but `Passed` is a failing verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Passed,
+    /// Ran to completion but its exit status or output was wrong.
+    Failed,
+    /// Killed by a signal (SIGSEGV, SIGABRT, ...).
+    Crashed,
+    /// Exceeded the per-test timeout and was killed.
+    TimedOut,
+    /// Could not be started at all (missing program, permission).
+    NotRun,
+}
+
+impl Outcome {
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Outcome::Passed => Verdict::Pass,
+            _ => Verdict::Fail,
+        }
+    }
+}
+
+/// Where a test is defined, for editors to link to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// Path relative to the project root.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestRecord {
+    pub name: String,
+    pub verdict: Verdict,
+    pub outcome: Outcome,
+    /// Human-readable reason for a failing verdict ("expected exit 0, got 1").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    pub duration_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Captured standard output, capped (see `output_truncated`).
+    #[serde(default)]
+    pub stdout: String,
+    #[serde(default)]
+    pub stderr: String,
+    #[serde(default)]
+    pub output_truncated: bool,
+    /// Lines this test executed, per file.
+    pub coverage: Vec<FileCoverage>,
+}
+
+/// Per-file coverage of one test. `lines[i]` ran `counts[i]` times (> 0).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCoverage {
+    /// Index into `RunResults::files`.
+    pub file: u32,
+    pub lines: Vec<u32>,
+    pub counts: Vec<u64>,
+    /// gcov branch counts of lines that have branches: `(line, counts in
+    /// gcov's order)`. Used to derive edge profiles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<LineBranches>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineBranches {
+    pub line: u32,
+    pub counts: Vec<u64>,
+}
+
+impl RunResults {
+    pub fn failed_count(&self) -> usize {
+        self.tests
+            .iter()
+            .filter(|t| t.verdict == Verdict::Fail)
+            .count()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("results are always serializable")
+    }
+
+    pub fn from_json(text: &str) -> Result<RunResults, String> {
+        let results: RunResults =
+            serde_json::from_str(text).map_err(|e| format!("not a faultlens results document: {e}"))?;
+        if results.format_version > FORMAT_VERSION {
+            return Err(format!(
+                "results format {} is newer than this faultlens understands ({FORMAT_VERSION}); upgrade faultlens",
+                results.format_version
+            ));
+        }
+        results.validate()?;
+        Ok(results)
+    }
+
+    /// Checks the cross references a reader relies on, so a corrupt file is
+    /// reported instead of causing an out-of-bounds index later.
+    pub fn validate(&self) -> Result<(), String> {
+        for test in &self.tests {
+            for cov in &test.coverage {
+                if cov.file as usize >= self.files.len() {
+                    return Err(format!(
+                        "test {:?} refers to file #{} but only {} files are listed",
+                        test.name,
+                        cov.file,
+                        self.files.len()
+                    ));
+                }
+                if cov.lines.len() != cov.counts.len() {
+                    return Err(format!(
+                        "test {:?}: coverage of {} has {} lines but {} counts",
+                        test.name,
+                        self.files[cov.file as usize].path,
+                        cov.lines.len(),
+                        cov.counts.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
