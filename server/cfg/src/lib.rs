@@ -1,0 +1,1 @@
+//! Control-flow graphs of C functions and per-test edge profiles.
