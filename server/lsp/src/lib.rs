@@ -4,3 +4,13 @@
 pub fn run_stdio() -> anyhow::Result<()> {
     Ok(())
 }
+
+pub mod diagnostics;
+pub mod document;
+pub mod hover;
+pub mod lenses;
+pub mod localization;
+pub mod placement;
+pub mod scores;
+pub mod settings;
+pub mod tracking;

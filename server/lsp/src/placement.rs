@@ -1,0 +1,76 @@
+//! Where a ranked line shows in a file now: the results' line moved through
+//! the user's edits (see `tracking`), and the character range of its text.
+
+use crate::localization::Entry;
+use crate::tracking::LineTracker;
+use tower_lsp_server::ls_types::{Position, Range, Uri};
+
+/// One file of the results as the editor sees it.
+#[derive(Debug, Clone)]
+pub struct FileView<'a> {
+    /// Index into `results.files`.
+    pub file: u32,
+    pub uri: Uri,
+    /// Present when the document is open and may have been edited.
+    pub tracker: Option<&'a LineTracker>,
+    /// The file's current lines, when known (open document or read from disk).
+    pub lines: Vec<&'a str>,
+}
+
+/// A ranked line's current place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    /// 0-based current line.
+    pub line: u32,
+    pub stale: bool,
+}
+
+impl FileView<'_> {
+    /// The current place of a ranked line of this file; `None` when the
+    /// line was deleted.
+    pub fn place(&self, entry: &Entry) -> Option<Placed> {
+        let baseline = entry.line0();
+        let tracked = match self.tracker {
+            Some(t) => t.get(baseline),
+            None => {
+                return Some(Placed {
+                    line: baseline,
+                    stale: false,
+                })
+            }
+        };
+        tracked.line.map(|line| Placed {
+            line,
+            stale: tracked.stale,
+        })
+    }
+
+    /// The 1-based baseline line now shown at 0-based `current` line.
+    pub fn baseline_at(&self, current: u32, candidates: impl Iterator<Item = u32>) -> Option<u32> {
+        candidates.into_iter().find(|&line1| {
+            let baseline = line1.saturating_sub(1);
+            match self.tracker {
+                Some(t) => t.get(baseline).line == Some(current),
+                None => baseline == current,
+            }
+        })
+    }
+
+    /// The range of a line's text, from its first non-blank character to
+    /// its end (UTF-16 columns); an empty range at column 0 when the text is
+    /// unknown.
+    pub fn line_range(&self, line: u32) -> Range {
+        let Some(text) = self.lines.get(line as usize) else {
+            return Range::new(Position::new(line, 0), Position::new(line, 0));
+        };
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let indent: u32 = text
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .map(|c| c.len_utf16() as u32)
+            .sum();
+        let len: u32 = text.chars().map(|c| c.len_utf16() as u32).sum();
+        let start = if indent == len { 0 } else { indent };
+        Range::new(Position::new(line, start), Position::new(line, len))
+    }
+}

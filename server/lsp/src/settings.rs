@@ -1,0 +1,164 @@
+//! User settings: what the client sends in `initializationOptions` and
+//! `workspace/didChangeConfiguration`, validated into typed values.
+//!
+//! A bad value never stops the server: it is reported (what is wrong, what
+//! was kept) and the previous value stays in force.
+
+use faultlens_core::measures::Measure;
+use serde_json::Value;
+use std::time::Duration;
+
+/// Settings the user can change while the server runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The measure lines are ranked by.
+    pub measure: Measure,
+    /// How many top-ranked lines get diagnostics and lenses (by best rank, so
+    /// a tie group straddling the limit is shown whole).
+    pub top_n: usize,
+    /// Re-run and re-localize after a save (debounced). Only when trusted.
+    pub auto_run_on_save: bool,
+    /// Per-test timeout for runs the server starts.
+    pub timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            measure: Measure::Ochiai,
+            top_n: 10,
+            auto_run_on_save: false,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Largest accepted `topN`: more would flood the editor without helping.
+pub const MAX_TOP_N: usize = 1000;
+
+impl Settings {
+    /// Applies the keys present in `value` (an object with any of `measure`,
+    /// `topN`, `autoRunOnSave`, `timeoutSeconds`), leaving the others as they
+    /// are. Returns one human-readable problem per rejected value.
+    pub fn apply(&mut self, value: &Value) -> Vec<String> {
+        let mut problems = Vec::new();
+        let Some(object) = value.as_object() else {
+            if !value.is_null() {
+                problems.push(format!(
+                    "faultlens settings must be an object, got {value}; keeping the current settings"
+                ));
+            }
+            return problems;
+        };
+        if let Some(v) = object.get("measure") {
+            match v.as_str().map(Measure::parse) {
+                Some(Ok(Measure::BlockRank)) => problems.push(
+                    "measure \"blockrank\" is not available in the editor yet; keeping the current measure"
+                        .to_string(),
+                ),
+                Some(Ok(m)) => self.measure = m,
+                Some(Err(e)) => problems.push(format!("setting faultlens.measure: {e}")),
+                None => problems.push(format!(
+                    "setting faultlens.measure must be a string such as \"ochiai\", got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("topN") {
+            match v.as_u64() {
+                Some(n) if n >= 1 && n as usize <= MAX_TOP_N => self.top_n = n as usize,
+                _ => problems.push(format!(
+                    "setting faultlens.topN must be a whole number from 1 to {MAX_TOP_N}, got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("autoRunOnSave") {
+            match v.as_bool() {
+                Some(b) => self.auto_run_on_save = b,
+                None => problems.push(format!(
+                    "setting faultlens.autoRunOnSave must be true or false, got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("timeoutSeconds") {
+            match v.as_f64() {
+                Some(s) if s > 0.0 && s <= 86_400.0 => self.timeout = Duration::from_secs_f64(s),
+                _ => problems.push(format!(
+                    "setting faultlens.timeoutSeconds must be a number of seconds above 0 (at most 86400), got {v}"
+                )),
+            }
+        }
+        problems
+    }
+
+    /// Applies the `settings` of `workspace/didChangeConfiguration`: the keys
+    /// under `faultlens`, or at the top level when there is no such section.
+    pub fn apply_configuration(&mut self, settings: &Value) -> Vec<String> {
+        match settings.get("faultlens") {
+            Some(section) => self.apply(section),
+            None => self.apply(settings),
+        }
+    }
+}
+
+/// Reads `trusted` from the initialization options: only an explicit `true`
+/// lets the server build and run code.
+pub fn trusted_from_init(options: Option<&Value>) -> bool {
+    options
+        .and_then(|o| o.get("trusted"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_match_the_contract() {
+        let s = Settings::default();
+        assert_eq!(s.measure, Measure::Ochiai);
+        assert_eq!(s.top_n, 10);
+        assert!(!s.auto_run_on_save);
+        assert_eq!(s.timeout, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn applies_every_key() {
+        let mut s = Settings::default();
+        let problems = s.apply(&json!({"measure": "DStar", "topN": 3, "autoRunOnSave": true, "timeoutSeconds": 2.5, "trusted": true}));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(s.measure, Measure::DStar(2));
+        assert_eq!(s.top_n, 3);
+        assert!(s.auto_run_on_save);
+        assert_eq!(s.timeout, Duration::from_millis(2500));
+    }
+
+    #[test]
+    fn bad_values_are_reported_and_the_old_value_kept() {
+        let mut s = Settings::default();
+        let problems = s.apply(&json!({"measure": "nonsense", "topN": 0, "autoRunOnSave": "yes", "timeoutSeconds": -1}));
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].contains("unknown measure"));
+        assert_eq!(s, Settings::default());
+        assert_eq!(s.apply(&json!(42)).len(), 1);
+        assert!(s.apply(&Value::Null).is_empty());
+    }
+
+    #[test]
+    fn configuration_reads_the_faultlens_section_or_the_top_level() {
+        let mut s = Settings::default();
+        s.apply_configuration(&json!({"faultlens": {"topN": 5}}));
+        assert_eq!(s.top_n, 5);
+        s.apply_configuration(&json!({"topN": 7}));
+        assert_eq!(s.top_n, 7);
+    }
+
+    #[test]
+    fn only_an_explicit_true_trusts() {
+        assert!(!trusted_from_init(None));
+        assert!(!trusted_from_init(Some(&json!({}))));
+        assert!(!trusted_from_init(Some(&json!({"trusted": "true"}))));
+        assert!(trusted_from_init(Some(&json!({"trusted": true}))));
+    }
+}
