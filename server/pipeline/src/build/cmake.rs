@@ -1,0 +1,81 @@
+//! CTest projects: a CMake coverage build in `.faultlens/cmake-build`.
+
+use super::{failed, Built, COVERAGE_CFLAGS};
+use crate::command::run_step;
+use crate::error::Result;
+use crate::paths::PathMap;
+use crate::project::Project;
+use crate::toolchain::{require, Toolchain};
+use std::path::Path;
+use std::process::Command;
+
+pub fn build(
+    project: &Project,
+    tools: &Toolchain,
+    runtime: &Path,
+    jobs: usize,
+    env: Vec<(String, String)>,
+) -> Result<Built> {
+    require(
+        "cmake",
+        "CMake, which builds this CTest project",
+        "install it (Debian/Ubuntu: `sudo apt-get install cmake`)",
+    )?;
+    require(
+        "ctest",
+        "CTest, which lists this project's tests",
+        "it comes with CMake (Debian/Ubuntu: `sudo apt-get install cmake`)",
+    )?;
+    let root = &project.root;
+    let dir = project.work_dir().join("cmake-build");
+    let paths = PathMap::new(root.clone(), None);
+    let section = project.config.ctest.clone().unwrap_or_default();
+
+    let mut configure = Command::new("cmake");
+    configure
+        .arg("-S")
+        .arg(root)
+        .arg("-B")
+        .arg(&dir)
+        .arg("-DCMAKE_BUILD_TYPE=Debug")
+        .arg(format!("-DCMAKE_C_COMPILER={}", tools.cc))
+        .arg(format!("-DCMAKE_C_FLAGS={COVERAGE_CFLAGS}"))
+        .arg(format!(
+            "-DCMAKE_EXE_LINKER_FLAGS=--coverage {}",
+            runtime.display()
+        ))
+        .args(&section.cmake_args);
+    let step = run_step(configure, root, &[])?;
+    if !step.success {
+        return Err(failed(
+            "configuring the CMake coverage build failed:",
+            &step.output,
+            &dir,
+            &paths,
+        ));
+    }
+    let mut build = Command::new("cmake");
+    build
+        .arg("--build")
+        .arg(&dir)
+        .arg("-j")
+        .arg(jobs.max(1).to_string())
+        .args(&section.build_args);
+    let step = run_step(build, root, &[])?;
+    if !step.success {
+        return Err(failed(
+            "building the CMake coverage build failed:",
+            &step.output,
+            &dir,
+            &paths,
+        ));
+    }
+    Ok(Built {
+        program: None,
+        run_dir: dir.clone(),
+        notes_dir: dir.clone(),
+        cmake_dir: Some(dir),
+        paths,
+        env,
+    })
+}

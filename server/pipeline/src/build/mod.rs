@@ -1,0 +1,113 @@
+//! The coverage build. Everything it writes lives under `.faultlens/`.
+//!
+//! - `sources`: faultlens compiles each file with `--coverage` into
+//!   `.faultlens/build/` and links them with the runtime.
+//! - `command`: the user's command runs in the shadow copy with `CC`,
+//!   `CFLAGS` and `LDFLAGS` set.
+//! - CTest: CMake configures a coverage build in `.faultlens/cmake-build`.
+
+mod cmake;
+pub mod diagnostics;
+mod runtime;
+mod sources;
+mod user_command;
+
+use crate::config::Kind;
+use crate::error::{PipelineError, Result};
+use crate::paths::PathMap;
+use crate::project::Project;
+use crate::toolchain::Toolchain;
+use std::path::{Path, PathBuf};
+
+/// Compiler flags of every coverage build. `-O0` keeps lines and counts
+/// faithful to the source.
+pub const COVERAGE_CFLAGS: &str = "--coverage -O0 -g";
+
+/// What the build produced and where.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The program io tests run (`sources` or `command` builds).
+    pub program: Option<PathBuf>,
+    /// Directory in which runner commands and io tests run.
+    pub run_dir: PathBuf,
+    /// Where the `.gcno` notes files are, searched recursively.
+    pub notes_dir: PathBuf,
+    /// The CMake build directory, for CTest projects.
+    pub cmake_dir: Option<PathBuf>,
+    pub paths: PathMap,
+    /// Environment of the coverage build (`CC`, `CFLAGS`, `LDFLAGS`), also
+    /// given to runner commands, which may build.
+    pub env: Vec<(String, String)>,
+}
+
+pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built> {
+    let work = project.work_dir();
+    std::fs::create_dir_all(&work)
+        .map_err(|e| PipelineError::io(format!("creating {}", work.display()), e))?;
+    let runtime = runtime::build_runtime(&tools.cc, &work)?;
+    let env = vec![
+        ("CC".to_string(), tools.cc.clone()),
+        ("CFLAGS".to_string(), COVERAGE_CFLAGS.to_string()),
+        (
+            "LDFLAGS".to_string(),
+            format!("--coverage {}", runtime.display()),
+        ),
+    ];
+    let built = match (project.kind, &project.config.build) {
+        (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env)?,
+        (_, b) if b.sources.is_some() => sources::build(project, tools, &runtime, jobs, env)?,
+        (_, b) if b.command.is_some() => user_command::build(project, env)?,
+        (Kind::Io, _) => return Err(PipelineError::Config {
+            path: project.root.join(crate::config::CONFIG_FILE),
+            message:
+                "[build] needs `sources` (the C files to compile) or `command` (your build command)"
+                    .into(),
+        }),
+        // A runner without a build section builds inside its own commands.
+        (Kind::Runner, _) => user_command::no_build(project, env)?,
+    };
+    let builds_later = project.kind == Kind::Runner && project.config.build.command.is_none();
+    if !builds_later && find_notes(&built.notes_dir).is_empty() {
+        return Err(PipelineError::Build {
+            message: format!(
+                "the build succeeded but produced no coverage data (no .gcno files under {}).\n\
+                 faultlens passes the coverage flags in CC/CFLAGS/LDFLAGS; a Makefile that sets `CFLAGS = ...` replaces them. \
+                 Use `CFLAGS += ...` (or `CFLAGS ?= ...`) in the Makefile, or let faultlens compile with `[build] sources = [...]`.",
+                built.notes_dir.display()
+            ),
+            diagnostics: Vec::new(),
+        });
+    }
+    Ok(built)
+}
+
+/// Every `.gcno` file under `dir`.
+pub fn find_notes(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(path),
+                Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "gcno") => {
+                    found.push(path)
+                }
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A build error with the compiler's diagnostics mapped into the project.
+fn failed(what: &str, output: &str, cwd: &Path, paths: &PathMap) -> PipelineError {
+    PipelineError::Build {
+        message: format!("{what}\n{}", output.trim_end()),
+        diagnostics: diagnostics::parse(output, cwd, paths),
+    }
+}

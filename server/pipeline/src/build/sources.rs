@@ -1,0 +1,129 @@
+//! `[build] sources`: faultlens compiles and links the program itself.
+
+use super::{failed, Built, COVERAGE_CFLAGS};
+use crate::command::run_step;
+use crate::error::{PipelineError, Result};
+use crate::paths::PathMap;
+use crate::project::Project;
+use crate::toolchain::Toolchain;
+use std::path::Path;
+use std::process::Command;
+
+pub fn build(
+    project: &Project,
+    tools: &Toolchain,
+    runtime: &Path,
+    jobs: usize,
+    env: Vec<(String, String)>,
+) -> Result<super::Built> {
+    let root = &project.root;
+    let sources = project.config.build.sources.clone().unwrap_or_default();
+    let build_dir = project.work_dir().join("build");
+    let obj_dir = build_dir.join("obj");
+    // Old notes would describe files that are no longer compiled.
+    let _ = std::fs::remove_dir_all(&obj_dir);
+    let paths = PathMap::new(root.clone(), None);
+    let config_path = root.join(crate::config::CONFIG_FILE);
+
+    let mut objects = Vec::new();
+    let mut jobs_list = Vec::new();
+    for source in &sources {
+        let absolute = root.join(source);
+        if !absolute.is_file() {
+            return Err(PipelineError::Config {
+                path: config_path.clone(),
+                message: format!(
+                    "{}[build] sources lists {source:?}, which does not exist in {}",
+                    crate::config::line_of(
+                        &std::fs::read_to_string(&config_path).unwrap_or_default(),
+                        source
+                    )
+                    .map(|l| format!("line {l}: "))
+                    .unwrap_or_default(),
+                    root.display()
+                ),
+            });
+        }
+        let object = obj_dir.join(format!("{}.o", source.trim_start_matches("./")));
+        if let Some(parent) = object.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
+        }
+        objects.push(object.clone());
+        jobs_list.push((absolute, object));
+    }
+
+    let compile = |(source, object): &(std::path::PathBuf, std::path::PathBuf)| -> Result<()> {
+        let mut cmd = Command::new(&tools.cc);
+        cmd.arg("-c")
+            .args(COVERAGE_CFLAGS.split_whitespace())
+            .args(&project.config.build.cflags)
+            .arg(source)
+            .arg("-o")
+            .arg(object);
+        let step = run_step(cmd, root, &[])?;
+        if !step.success {
+            return Err(failed(
+                &format!("compiling {} failed:", source.display()),
+                &step.output,
+                root,
+                &paths,
+            ));
+        }
+        Ok(())
+    };
+    run_parallel(&jobs_list, jobs, compile)?;
+
+    let program_name = project
+        .config
+        .build
+        .program
+        .clone()
+        .unwrap_or_else(|| "prog".into());
+    let program = build_dir.join(&program_name);
+    let mut link = Command::new(&tools.cc);
+    link.arg("--coverage")
+        .args(&objects)
+        .arg(runtime)
+        .args(&project.config.build.ldflags)
+        .arg("-o")
+        .arg(&program);
+    let step = run_step(link, root, &[])?;
+    if !step.success {
+        return Err(failed("linking failed:", &step.output, root, &paths));
+    }
+    Ok(Built {
+        program: Some(program),
+        run_dir: root.clone(),
+        notes_dir: obj_dir,
+        cmake_dir: None,
+        paths,
+        env,
+    })
+}
+
+/// Runs `work` over `items` on up to `jobs` threads; the first error wins.
+fn run_parallel<T: Sync>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(&T) -> Result<()> + Sync,
+) -> Result<()> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let first_error = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                if let Err(e) = work(item) {
+                    first_error.lock().unwrap().get_or_insert(e);
+                    break;
+                }
+            });
+        }
+    });
+    match first_error.into_inner().unwrap() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,65 @@
+//! `[build] command`: the user's own build, run in the shadow copy.
+
+use super::{failed, Built};
+use crate::command::run_step;
+use crate::error::{PipelineError, Result};
+use crate::paths::PathMap;
+use crate::project::Project;
+use std::process::Command;
+
+pub fn build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
+    let shadow = project.work_dir().join("shadow");
+    crate::shadow::sync(&project.root, &shadow)?;
+    let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
+    let command = project.config.build.command.clone().unwrap_or_default();
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(&command);
+    let step = run_step(cmd, &shadow, &env)?;
+    if !step.success {
+        return Err(failed(
+            &format!("`{command}` failed:"),
+            &step.output,
+            &shadow,
+            &paths,
+        ));
+    }
+    let program = match &project.config.build.program {
+        Some(p) => {
+            let path = shadow.join(p);
+            if !path.is_file() {
+                return Err(PipelineError::Build {
+                    message: format!(
+                        "`{command}` succeeded but did not produce [build] program = {p:?} (looked for {}); fix `program` in faultlens.toml",
+                        path.display()
+                    ),
+                    diagnostics: Vec::new(),
+                });
+            }
+            Some(path)
+        }
+        None => None,
+    };
+    Ok(Built {
+        program,
+        run_dir: shadow.clone(),
+        notes_dir: shadow,
+        cmake_dir: None,
+        paths,
+        env,
+    })
+}
+
+/// A runner project without `[build]`: its test commands build what they
+/// need, in the shadow copy, with the coverage environment.
+pub fn no_build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
+    let shadow = project.work_dir().join("shadow");
+    crate::shadow::sync(&project.root, &shadow)?;
+    Ok(Built {
+        program: None,
+        run_dir: shadow.clone(),
+        notes_dir: shadow.clone(),
+        cmake_dir: None,
+        paths: PathMap::new(project.root.clone(), Some(shadow)),
+        env,
+    })
+}

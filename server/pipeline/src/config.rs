@@ -1,0 +1,298 @@
+//! `faultlens.toml`: the shape of the file and its parsing. Every key is
+//! documented in the README; unknown keys are errors so typos are caught.
+
+use crate::error::{PipelineError, Result};
+use serde::Deserialize;
+use std::path::Path;
+
+pub const CONFIG_FILE: &str = "faultlens.toml";
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub project: ProjectSection,
+    #[serde(default)]
+    pub build: BuildSection,
+    #[serde(default)]
+    pub run: RunSection,
+    #[serde(default, rename = "test")]
+    pub tests: Vec<IoTest>,
+    #[serde(default, rename = "tests")]
+    pub compact: Option<CompactTests>,
+    #[serde(default)]
+    pub ctest: Option<CtestSection>,
+    #[serde(default)]
+    pub runner: Option<RunnerSection>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Io,
+    Ctest,
+    Runner,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectSection {
+    pub kind: Option<Kind>,
+    pub test_code: Option<Vec<String>>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    #[serde(default)]
+    pub include_test_code: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildSection {
+    pub sources: Option<Vec<String>>,
+    pub command: Option<String>,
+    pub program: Option<String>,
+    pub cc: Option<String>,
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    #[serde(default)]
+    pub ldflags: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    pub timeout: Option<f64>,
+    pub jobs: Option<usize>,
+    pub output_limit: Option<usize>,
+    pub compare: Option<Compare>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compare {
+    #[default]
+    Exact,
+    Trim,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IoTest {
+    pub name: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub stdin: Option<String>,
+    pub stdin_file: Option<String>,
+    pub expected_stdout: Option<String>,
+    pub expected_stdout_file: Option<String>,
+    pub expected_exit: Option<i32>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactTests {
+    pub inputs: Option<String>,
+    pub table: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CtestSection {
+    #[serde(default)]
+    pub cmake_args: Vec<String>,
+    #[serde(default)]
+    pub build_args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunnerSection {
+    pub list: String,
+    pub run: String,
+}
+
+impl Config {
+    /// Parses the text of a `faultlens.toml`; `path` is only used in messages.
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let config: Config = toml::from_str(text).map_err(|e| PipelineError::Config {
+            path: path.to_path_buf(),
+            message: describe_toml_error(text, &e),
+        })?;
+        config.check(text, path)?;
+        Ok(config)
+    }
+
+    /// Semantic checks serde cannot express, reported with the offending line.
+    fn check(&self, text: &str, path: &Path) -> Result<()> {
+        let fail = |needle: &str, message: String| PipelineError::Config {
+            path: path.to_path_buf(),
+            message: match line_of(text, needle) {
+                Some(line) => format!("line {line}: {message}"),
+                None => message,
+            },
+        };
+        if self.build.sources.is_some() && self.build.command.is_some() {
+            return Err(fail(
+                "command",
+                "[build] has both `sources` and `command`; keep one: `sources` compiles the files for you, `command` runs your own build".into(),
+            ));
+        }
+        if let Some(sources) = &self.build.sources {
+            if sources.is_empty() {
+                return Err(fail(
+                    "sources",
+                    "[build] sources is empty; list the C files to compile".into(),
+                ));
+            }
+        }
+        if let Some(t) = self.run.timeout {
+            if !(t > 0.0 && t.is_finite()) {
+                return Err(fail(
+                    "timeout",
+                    format!("[run] timeout must be a positive number of seconds, not {t}"),
+                ));
+            }
+        }
+        if self.run.jobs == Some(0) {
+            return Err(fail(
+                "jobs",
+                "[run] jobs must be at least 1 (leave it out to use every core)".into(),
+            ));
+        }
+        let globs = self
+            .project
+            .test_code
+            .iter()
+            .flatten()
+            .chain(&self.project.exclude);
+        for g in globs {
+            if let Err(e) = glob::Pattern::new(g) {
+                return Err(fail(
+                    &format!("\"{g}\""),
+                    format!("[project] {g:?} is not a valid glob: {e}"),
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for t in &self.tests {
+            let key = format!("\"{}\"", t.name);
+            if t.name.trim().is_empty() {
+                return Err(fail("name", "a [[test]] has an empty name".into()));
+            }
+            if !seen.insert(t.name.as_str()) {
+                return Err(fail(
+                    &key,
+                    format!(
+                        "two tests are named {:?}; test names must be unique",
+                        t.name
+                    ),
+                ));
+            }
+            if t.stdin.is_some() && t.stdin_file.is_some() {
+                return Err(fail(
+                    &key,
+                    format!(
+                        "test {:?} has both `stdin` and `stdin_file`; keep one",
+                        t.name
+                    ),
+                ));
+            }
+            if t.expected_stdout.is_some() && t.expected_stdout_file.is_some() {
+                return Err(fail(
+                    &key,
+                    format!(
+                        "test {:?} has both `expected_stdout` and `expected_stdout_file`; keep one",
+                        t.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The 1-based line of the first occurrence of `needle`, for messages.
+pub fn line_of(text: &str, needle: &str) -> Option<u32> {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i as u32 + 1)
+}
+
+/// toml's messages already name the line and column; keep the first line of
+/// them (the location and the problem) and the caret excerpt.
+fn describe_toml_error(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message();
+    match error.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            let snippet = text.lines().nth(line - 1).unwrap_or("").trim();
+            format!("line {line}: {message}\n    {line} | {snippet}")
+        }
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config> {
+        Config::parse(text, Path::new("faultlens.toml"))
+    }
+
+    #[test]
+    fn the_documented_io_shape_parses() {
+        let c = parse(
+            r#"
+[build]
+sources = ["prog.c"]
+program = "prog"
+
+[[test]]
+name = "t1"
+args = ["3", "1", "2"]
+stdin = "x"
+expected_stdout = "2\n"
+expected_exit = 0
+"#,
+        )
+        .unwrap();
+        assert_eq!(c.tests.len(), 1);
+        assert_eq!(c.tests[0].args, vec!["3", "1", "2"]);
+        assert_eq!(c.tests[0].expected_stdout.as_deref(), Some("2\n"));
+        assert_eq!(
+            c.build.sources.as_deref(),
+            Some(&["prog.c".to_string()][..])
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_names_the_key_and_line() {
+        let err = parse("[build]\nsources = [\"a.c\"]\nprogramm = \"p\"\n").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 3"), "{text}");
+        assert!(text.contains("programm"), "{text}");
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_line() {
+        let err = parse("[run]\ntimeout = \"ten\"\n").unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_test_names_are_rejected_with_their_line() {
+        let err = parse("[[test]]\nname = \"a\"\n[[test]]\nname = \"a\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unique") && err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn sources_and_command_together_are_rejected() {
+        let err = parse("[build]\nsources = [\"a.c\"]\ncommand = \"make\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3") && err.contains("keep one"), "{err}");
+    }
+}

@@ -1,0 +1,62 @@
+//! Auto-detection for projects without a `faultlens.toml`.
+
+use crate::config::{BuildSection, CompactTests, Config, Kind};
+use crate::error::{PipelineError, Result};
+use crate::project::Project;
+use std::path::Path;
+
+/// A `CMakeLists.txt` at the root that enables testing.
+pub fn is_ctest_project(root: &Path) -> bool {
+    std::fs::read_to_string(root.join("CMakeLists.txt")).is_ok_and(|text| {
+        let lower = text.to_ascii_lowercase();
+        lower.contains("enable_testing") || lower.contains("include(ctest)")
+    })
+}
+
+pub fn detect(root: &Path) -> Result<Project> {
+    if is_ctest_project(root) {
+        return Ok(Project {
+            root: root.to_path_buf(),
+            config: Config::default(),
+            kind: Kind::Ctest,
+            detected: true,
+        });
+    }
+    let mut sources: Vec<String> = std::fs::read_dir(root)
+        .map_err(|e| PipelineError::io(format!("listing {}", root.display()), e))?
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".c"))
+        .collect();
+    sources.sort();
+    let has_io_pairs = root.join("tests").is_dir()
+        && glob::glob(&root.join("tests/*.in").to_string_lossy())
+            .map(|mut paths| paths.next().is_some())
+            .unwrap_or(false);
+    if !sources.is_empty() && has_io_pairs {
+        let config = Config {
+            build: BuildSection {
+                sources: Some(sources),
+                ..BuildSection::default()
+            },
+            compact: Some(CompactTests {
+                inputs: Some("tests/*.in".into()),
+                table: None,
+            }),
+            ..Config::default()
+        };
+        return Ok(Project {
+            root: root.to_path_buf(),
+            config,
+            kind: Kind::Io,
+            detected: true,
+        });
+    }
+    Err(PipelineError::Detection(format!(
+        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), or *.c files with tests/*.in and tests/*.out pairs).\n\
+         Create a faultlens.toml, for example:\n\n\
+         [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\
+         (every key is described in faultlens's README, section `faultlens.toml`)",
+        root.display()
+    )))
+}

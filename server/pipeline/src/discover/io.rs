@@ -1,0 +1,351 @@
+//! Input/output tests: `[[test]]` tables and the compact `[tests]` forms.
+
+use crate::build::Built;
+use crate::config::{line_of, IoTest, CONFIG_FILE};
+use crate::error::{PipelineError, Result};
+use crate::project::Project;
+use crate::testspec::{Expectation, Invocation, TestSpec};
+use faultlens_core::results::Location;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
+    let program = built.program.clone().ok_or_else(|| PipelineError::Config {
+        path: project.root.join(CONFIG_FILE),
+        message: "input/output tests need [build] program: the path of the program they run".into(),
+    })?;
+    declared(project, &program, &built.run_dir, timeout)
+}
+
+/// The same tests before any build, for listing (`faultlens tests`).
+pub fn discover_unbuilt(project: &Project, timeout: Duration) -> Result<Vec<TestSpec>> {
+    let program = project
+        .config
+        .build
+        .program
+        .clone()
+        .unwrap_or_else(|| "prog".into());
+    declared(project, &project.root.join(program), &project.root, timeout)
+}
+
+fn declared(
+    project: &Project,
+    program: &Path,
+    cwd: &Path,
+    timeout: Duration,
+) -> Result<Vec<TestSpec>> {
+    let root = &project.root;
+    let config_path = root.join(CONFIG_FILE);
+    let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
+    let compare = project.config.run.compare.unwrap_or_default();
+    let make = |name: String,
+                args: Vec<String>,
+                stdin: Vec<u8>,
+                stdout: Option<Vec<u8>>,
+                exit: Option<i32>,
+                location: Option<Location>| {
+        let mut argv = vec![program.to_string_lossy().into_owned()];
+        argv.extend(args);
+        TestSpec {
+            name,
+            invocation: Invocation::Argv(argv),
+            cwd: cwd.to_path_buf(),
+            env: Vec::new(),
+            stdin,
+            expect: Expectation {
+                exit: Some(exit.unwrap_or(0)),
+                stdout,
+                compare,
+                ..Expectation::default()
+            },
+            timeout,
+            location,
+        }
+    };
+
+    let mut tests = Vec::new();
+    for t in &project.config.tests {
+        let location = line_of(&config_text, &format!("\"{}\"", t.name)).map(|line| Location {
+            file: CONFIG_FILE.into(),
+            line,
+        });
+        let (stdin, stdout) = io_test_data(t, root, &config_path)?;
+        tests.push(make(
+            t.name.clone(),
+            t.args.clone(),
+            stdin,
+            stdout,
+            t.expected_exit,
+            location,
+        ));
+    }
+    if let Some(compact) = &project.config.compact {
+        if let Some(pattern) = &compact.inputs {
+            for case in crate::discover::io::inputs_glob(root, pattern)? {
+                tests.push(make(
+                    case.name,
+                    case.args,
+                    case.stdin,
+                    Some(case.stdout),
+                    case.exit,
+                    Some(case.location),
+                ));
+            }
+        }
+        if let Some(table) = &compact.table {
+            for case in table_file(root, table)? {
+                tests.push(make(
+                    case.name,
+                    case.args,
+                    Vec::new(),
+                    Some(case.stdout),
+                    case.exit,
+                    Some(case.location),
+                ));
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for t in &tests {
+        if !seen.insert(t.name.clone()) {
+            return Err(PipelineError::Config {
+                path: config_path,
+                message: format!("two tests are named {:?}; rename one (names from [tests] inputs are file stems)", t.name),
+            });
+        }
+    }
+    Ok(tests)
+}
+
+fn read(path: &Path, what: &str, config_path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| PipelineError::Config {
+        path: config_path.to_path_buf(),
+        message: format!("{what} {} cannot be read: {e}", path.display()),
+    })
+}
+
+fn io_test_data(t: &IoTest, root: &Path, config_path: &Path) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+    let stdin = match (&t.stdin, &t.stdin_file) {
+        (Some(s), _) => s.clone().into_bytes(),
+        (None, Some(f)) => read(
+            &root.join(f),
+            &format!("test {:?}: stdin_file", t.name),
+            config_path,
+        )?,
+        (None, None) => Vec::new(),
+    };
+    let stdout = match (&t.expected_stdout, &t.expected_stdout_file) {
+        (Some(s), _) => Some(s.clone().into_bytes()),
+        (None, Some(f)) => Some(read(
+            &root.join(f),
+            &format!("test {:?}: expected_stdout_file", t.name),
+            config_path,
+        )?),
+        (None, None) => None,
+    };
+    Ok((stdin, stdout))
+}
+
+struct Case {
+    name: String,
+    args: Vec<String>,
+    stdin: Vec<u8>,
+    stdout: Vec<u8>,
+    exit: Option<i32>,
+    location: Location,
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// `X.in` (stdin), `X.out` (expected stdout), optional `X.args` and `X.exit`.
+fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
+    let config_path = root.join(CONFIG_FILE);
+    let full = root.join(pattern).to_string_lossy().into_owned();
+    let paths = glob::glob(&full).map_err(|e| PipelineError::Config {
+        path: config_path.clone(),
+        message: format!("[tests] inputs = {pattern:?} is not a valid glob: {e}"),
+    })?;
+    let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for input in files {
+        let out = input.with_extension("out");
+        if !out.is_file() {
+            return Err(PipelineError::Config {
+                path: config_path.clone(),
+                message: format!(
+                    "{} has no expected output beside it: create {}",
+                    relative(root, &input),
+                    relative(root, &out)
+                ),
+            });
+        }
+        let name = input
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let args = match std::fs::read_to_string(input.with_extension("args")) {
+            Ok(text) => shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
+                path: input.with_extension("args"),
+                message: format!("cannot split the arguments into shell words: {e}"),
+            })?,
+            Err(_) => Vec::new(),
+        };
+        let exit = match std::fs::read_to_string(input.with_extension("exit")) {
+            Ok(text) => Some(
+                text.trim()
+                    .parse::<i32>()
+                    .map_err(|_| PipelineError::Config {
+                        path: input.with_extension("exit"),
+                        message: format!(
+                            "expected an exit status (an integer), found {:?}",
+                            text.trim()
+                        ),
+                    })?,
+            ),
+            Err(_) => None,
+        };
+        cases.push(Case {
+            name,
+            args,
+            stdin: read(&input, "input", &config_path)?,
+            stdout: read(&out, "expected output", &config_path)?,
+            exit,
+            location: Location {
+                file: relative(root, &input),
+                line: 1,
+            },
+        });
+    }
+    Ok(cases)
+}
+
+/// One test per line: `ARGS => EXPECTED_STDOUT [=> EXIT]`.
+fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
+    let path = root.join(table);
+    let text = std::fs::read_to_string(&path).map_err(|e| PipelineError::Config {
+        path: root.join(CONFIG_FILE),
+        message: format!("[tests] table = {table:?} cannot be read: {e}"),
+    })?;
+    let display = relative(root, &path);
+    let file_name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i as u32 + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let err = |message: String| PipelineError::Config {
+            path: path.clone(),
+            message: format!("line {line_no}: {message}"),
+        };
+        let parts: Vec<&str> = line.splitn(3, " => ").collect();
+        if parts.len() < 2 {
+            return Err(err(format!(
+                "expected `ARGS => EXPECTED_OUTPUT`, found {trimmed:?}"
+            )));
+        }
+        let args = shell_words::split(parts[0].trim())
+            .map_err(|e| err(format!("cannot split the arguments: {e}")))?;
+        let mut stdout = unescape(parts[1]).map_err(err)?;
+        stdout.push('\n');
+        let exit =
+            match parts.get(2) {
+                Some(e) => Some(e.trim().parse::<i32>().map_err(|_| {
+                    err(format!("the exit status {:?} is not an integer", e.trim()))
+                })?),
+                None => None,
+            };
+        cases.push(Case {
+            name: format!("{file_name}:{line_no}"),
+            args,
+            stdin: Vec::new(),
+            stdout: stdout.into_bytes(),
+            exit,
+            location: Location {
+                file: display.clone(),
+                line: line_no,
+            },
+        });
+    }
+    Ok(cases)
+}
+
+fn unescape(s: &str) -> std::result::Result<String, String> {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                return Err(format!("unknown escape `\\{other}` (use \\n, \\t or \\\\)"))
+            }
+            None => return Err("a lone `\\` ends the line".into()),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_lines_become_named_cases() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("cases.txt"),
+            "# comment\n3 1 2 => 2\n\n'a b' => x\\ty\\n => 1\n",
+        )
+        .unwrap();
+        let cases = table_file(dir.path(), "cases.txt").unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].name, "cases.txt:2");
+        assert_eq!(cases[0].args, vec!["3", "1", "2"]);
+        assert_eq!(cases[0].stdout, b"2\n");
+        assert_eq!(cases[1].args, vec!["a b"]);
+        assert_eq!(cases[1].stdout, b"x\ty\n\n");
+        assert_eq!(cases[1].exit, Some(1));
+        assert_eq!(cases[1].location.line, 4);
+    }
+
+    #[test]
+    fn a_malformed_table_line_is_reported_with_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.txt"), "1 2 => 3\nno arrow here\n").unwrap();
+        let err = table_file(dir.path(), "t.txt").err().unwrap().to_string();
+        assert!(
+            err.contains("line 2") && err.contains("ARGS => EXPECTED_OUTPUT"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_input_without_output_is_an_error_naming_the_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("tests")).unwrap();
+        std::fs::write(dir.path().join("tests/a.in"), "x").unwrap();
+        let err = inputs_glob(dir.path(), "tests/*.in")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("tests/a.out"), "{err}");
+    }
+}

@@ -1,0 +1,39 @@
+//! Test discovery: every suite kind lowers its tests to [`TestSpec`]s.
+
+mod ctest;
+mod io;
+mod runner;
+
+use crate::build::Built;
+use crate::config::Kind;
+use crate::error::{PipelineError, Result};
+use crate::project::Project;
+use crate::testspec::TestSpec;
+use std::time::Duration;
+
+/// Per-test timeout when neither the configuration nor the caller sets one.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
+    let tests = match project.kind {
+        Kind::Io => io::discover(project, built, timeout)?,
+        Kind::Ctest => ctest::discover(project, built, timeout)?,
+        Kind::Runner => runner::discover(project, built, timeout)?,
+    };
+    if tests.is_empty() {
+        return Err(PipelineError::NoTests(match project.kind {
+            Kind::Io => "faultlens.toml declares no tests ([[test]] tables, [tests] inputs or table) or the globs match no files".into(),
+            Kind::Ctest => "ctest lists no tests; add add_test() calls to CMakeLists.txt".into(),
+            Kind::Runner => "the [runner] list command printed no test names".into(),
+        }));
+    }
+    Ok(tests)
+}
+
+/// Discovery without building, for `faultlens tests`: io tests need no build.
+pub fn discover_declared(project: &Project, timeout: Duration) -> Option<Result<Vec<TestSpec>>> {
+    match project.kind {
+        Kind::Io => Some(io::discover_unbuilt(project, timeout)),
+        _ => None,
+    }
+}

@@ -1,0 +1,70 @@
+//! Errors of the pipeline: each says what is wrong, where, and what to do.
+
+use std::path::PathBuf;
+
+/// A compiler message parsed from a failed build (`file:line:col: error: …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompilerDiagnostic {
+    /// Relative to the project root when the file is inside it.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// `error`, `warning` or `note`, as the compiler said.
+    pub severity: String,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error("{path}: {message}")]
+    Config { path: PathBuf, message: String },
+
+    #[error("{0}")]
+    Detection(String),
+
+    #[error("{tool} was not found ({why}). {hint}")]
+    MissingTool {
+        tool: String,
+        why: String,
+        hint: String,
+    },
+
+    #[error("the build failed:\n{message}")]
+    Build {
+        message: String,
+        diagnostics: Vec<CompilerDiagnostic>,
+    },
+
+    #[error("no tests found: {0}")]
+    NoTests(String),
+
+    #[error("{0}")]
+    Discovery(String),
+
+    #[error("coverage data could not be read: {0}")]
+    Coverage(String),
+
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{path}: {message}")]
+    Results { path: PathBuf, message: String },
+
+    #[error("the run was cancelled")]
+    Cancelled,
+}
+
+impl PipelineError {
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> PipelineError {
+        PipelineError::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = PipelineError> = std::result::Result<T, E>;

@@ -1,0 +1,193 @@
+//! Reading coverage counters with `gcov -j -t -b` (JSON on stdout).
+//!
+//! A test's counters are `.gcda` files under its own prefix directory, at
+//! the absolute path of their object file. gcov finds the matching notes
+//! (`.gcno`) beside the `.gcda`, so the notes are symlinked there first.
+
+use crate::error::{PipelineError, Result};
+use crate::paths::normalize;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Line counts of one source file, summed over every object that covers it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileCounts {
+    /// line → (count, branch counts in gcov's order)
+    pub lines: BTreeMap<u32, (u64, Vec<u64>)>,
+}
+
+/// Absolute source path → its counts.
+pub type Coverage = BTreeMap<PathBuf, FileCounts>;
+
+#[derive(Deserialize)]
+struct Document {
+    current_working_directory: Option<String>,
+    #[serde(default)]
+    files: Vec<JsonFile>,
+}
+
+#[derive(Deserialize)]
+struct JsonFile {
+    file: String,
+    #[serde(default)]
+    lines: Vec<JsonLine>,
+}
+
+#[derive(Deserialize)]
+struct JsonLine {
+    line_number: u32,
+    count: u64,
+    #[serde(default)]
+    branches: Vec<JsonBranch>,
+}
+
+#[derive(Deserialize)]
+struct JsonBranch {
+    count: u64,
+}
+
+/// Parses gcov's JSON output (one document per line) into `into`.
+pub fn parse_output(text: &str, into: &mut Coverage) -> Result<()> {
+    for doc in serde_json::Deserializer::from_str(text).into_iter::<Document>() {
+        let doc = doc.map_err(|e| {
+            PipelineError::Coverage(format!("gcov printed JSON faultlens cannot read: {e}"))
+        })?;
+        let cwd = PathBuf::from(doc.current_working_directory.unwrap_or_default());
+        for file in doc.files {
+            let path = normalize(&cwd.join(&file.file));
+            let entry = into.entry(path).or_default();
+            for line in file.lines {
+                let branches: Vec<u64> = line.branches.iter().map(|b| b.count).collect();
+                let slot = entry
+                    .lines
+                    .entry(line.line_number)
+                    .or_insert((0, Vec::new()));
+                slot.0 += line.count;
+                if slot.1.len() == branches.len() {
+                    for (sum, b) in slot.1.iter_mut().zip(&branches) {
+                        *sum += b;
+                    }
+                } else if slot.1.is_empty() {
+                    slot.1 = branches;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs gcov on `data_files` (`.gcda` or `.gcno` paths) in `cwd`.
+fn run_gcov(gcov: &str, data_files: &[PathBuf], cwd: &Path) -> Result<Coverage> {
+    let mut coverage = Coverage::new();
+    if data_files.is_empty() {
+        return Ok(coverage);
+    }
+    // Keep each command line well below the kernel's limit.
+    for chunk in data_files.chunks(200) {
+        let out = Command::new(gcov)
+            .args(["-j", "-t", "-b"])
+            .args(chunk)
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| PipelineError::MissingTool {
+                tool: format!("`{gcov}`"),
+                why: e.to_string(),
+                hint: "gcov comes with gcc (Debian/Ubuntu: `sudo apt-get install gcc`)".into(),
+            })?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        if text.trim().is_empty() && !out.status.success() {
+            return Err(PipelineError::Coverage(format!(
+                "`{gcov}` failed on {}: {}",
+                chunk[0].display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        parse_output(&text, &mut coverage)?;
+    }
+    Ok(coverage)
+}
+
+/// The counts a test wrote under `prefix`. `notes` maps each `.gcda` path
+/// the build would use (object path with `.gcda`) to its `.gcno`.
+pub fn read_test_coverage(
+    gcov: &str,
+    prefix: &Path,
+    notes: &BTreeMap<PathBuf, PathBuf>,
+) -> Result<Coverage> {
+    let mut data = Vec::new();
+    for (gcda, gcno) in notes {
+        let relative = gcda.strip_prefix("/").unwrap_or(gcda);
+        let written = prefix.join(relative);
+        if !written.is_file() {
+            continue;
+        }
+        let link = written.with_extension("gcno");
+        if !link.exists() {
+            std::os::unix::fs::symlink(gcno, &link).map_err(|e| {
+                PipelineError::io(
+                    format!("linking {} into {}", gcno.display(), link.display()),
+                    e,
+                )
+            })?;
+        }
+        data.push(written);
+    }
+    run_gcov(gcov, &data, prefix)
+}
+
+/// Every executable line of every instrumented file, from the notes alone
+/// (gcov reports them with count 0 when there is no data file). The notes
+/// are linked into `scratch` so no stray `.gcda` beside them is read.
+pub fn executable_lines(gcov: &str, notes: &[PathBuf], scratch: &Path) -> Result<Coverage> {
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch)
+        .map_err(|e| PipelineError::io(format!("creating {}", scratch.display()), e))?;
+    let mut links = Vec::new();
+    for (i, gcno) in notes.iter().enumerate() {
+        let link = scratch.join(format!("n{i}.gcno"));
+        std::os::unix::fs::symlink(gcno, &link)
+            .map_err(|e| PipelineError::io(format!("linking {}", gcno.display()), e))?;
+        links.push(link);
+    }
+    let coverage = run_gcov(gcov, &links, scratch);
+    let _ = std::fs::remove_dir_all(scratch);
+    coverage
+}
+
+/// For every notes file, the `.gcda` path a test writes (before the prefix).
+pub fn data_paths(notes: &[PathBuf]) -> BTreeMap<PathBuf, PathBuf> {
+    notes
+        .iter()
+        .map(|n| (n.with_extension("gcda"), n.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_are_merged_per_file_with_paths_resolved() {
+        let text = concat!(
+            r#"{"current_working_directory": "/p/b", "files": [{"file": "../src/a.c", "lines": [{"line_number": 3, "count": 2, "branches": [{"count": 1}, {"count": 1}]}, {"line_number": 4, "count": 0, "branches": []}]}]}"#,
+            "\n",
+            r#"{"current_working_directory": "/p", "files": [{"file": "src/a.c", "lines": [{"line_number": 3, "count": 5, "branches": [{"count": 4}, {"count": 1}]}]}]}"#,
+            "\n"
+        );
+        let mut cov = Coverage::new();
+        parse_output(text, &mut cov).unwrap();
+        let file = &cov[Path::new("/p/src/a.c")];
+        assert_eq!(file.lines[&3], (7, vec![5, 2]));
+        assert_eq!(file.lines[&4], (0, vec![]));
+    }
+
+    #[test]
+    fn garbage_is_a_coverage_error_not_a_panic() {
+        let mut cov = Coverage::new();
+        let err = parse_output("{not json", &mut cov).unwrap_err();
+        assert!(err.to_string().contains("gcov printed JSON"), "{err}");
+    }
+}

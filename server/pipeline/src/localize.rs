@@ -1,0 +1,301 @@
+//! The whole run: build for coverage, discover the tests, run each in its
+//! own process (several at once), read each test's coverage, and assemble
+//! the results document.
+
+use crate::build::{self, find_notes, Built};
+use crate::cancel::CancelToken;
+use crate::discover::{self, DEFAULT_TIMEOUT};
+use crate::error::{PipelineError, Result};
+use crate::execute::{execute, Execution};
+use crate::gcov::{self, Coverage};
+use crate::project::Project;
+use crate::testspec::TestSpec;
+use crate::toolchain::Toolchain;
+use crate::verdict::judge;
+use faultlens_core::results::{
+    FileCoverage, LineBranches, RunResults, SourceFile, SuiteKind, TestRecord, FORMAT_VERSION,
+};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Captured output kept in the results document, per stream and test.
+const STORED_OUTPUT: usize = 4096;
+const DEFAULT_OUTPUT_LIMIT: usize = 1 << 20;
+
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Overrides `[run] timeout`.
+    pub timeout: Option<Duration>,
+    /// Overrides `[run] jobs`.
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    Building,
+    Discovering,
+    Running {
+        done: usize,
+        total: usize,
+        test: String,
+    },
+    Collecting,
+}
+
+struct Finished {
+    execution: Execution,
+    coverage: Coverage,
+}
+
+pub fn localize(
+    project: &Project,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<RunResults> {
+    let tools = Toolchain::find(&project.config)?;
+    let jobs = options
+        .jobs
+        .or(project.config.run.jobs)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let timeout = options
+        .timeout
+        .or(project.config.run.timeout.map(Duration::from_secs_f64))
+        .unwrap_or(DEFAULT_TIMEOUT);
+
+    progress(Progress::Building);
+    let built = build::build(project, &tools, jobs)?;
+    check_cancel(cancel)?;
+    progress(Progress::Discovering);
+    let specs = discover::discover(project, &built, timeout)?;
+    check_cancel(cancel)?;
+
+    let finished = run_all(project, &built, &tools, &specs, jobs, progress, cancel)?;
+    check_cancel(cancel)?;
+    progress(Progress::Collecting);
+    assemble(project, &built, &tools, &specs, finished)
+}
+
+fn check_cancel(cancel: &CancelToken) -> Result<()> {
+    if cancel.is_cancelled() {
+        Err(PipelineError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+fn run_all(
+    project: &Project,
+    built: &Built,
+    tools: &Toolchain,
+    specs: &[TestSpec],
+    jobs: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<Vec<Finished>> {
+    let runs_dir = project.work_dir().join("runs");
+    let _ = std::fs::remove_dir_all(&runs_dir);
+    let output_limit = project
+        .config
+        .run
+        .output_limit
+        .unwrap_or(DEFAULT_OUTPUT_LIMIT);
+    let notes = Mutex::new(gcov::data_paths(&find_notes(&built.notes_dir)));
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<Finished>>>> =
+        specs.iter().map(|_| Mutex::new(None)).collect();
+
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(specs.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(spec) = specs.get(i) else { break };
+                if cancel.is_cancelled() {
+                    break;
+                }
+                let prefix = runs_dir.join(i.to_string());
+                let execution = execute(spec, &prefix, output_limit, cancel);
+                let notes_now = {
+                    let mut n = notes.lock().unwrap();
+                    // A runner may build while its tests run.
+                    if n.is_empty() {
+                        *n = gcov::data_paths(&find_notes(&built.notes_dir));
+                    }
+                    n.clone()
+                };
+                let coverage = gcov::read_test_coverage(&tools.gcov, &prefix, &notes_now);
+                let _ = std::fs::remove_dir_all(&prefix);
+                *slots[i].lock().unwrap() = Some(coverage.map(|coverage| Finished {
+                    execution,
+                    coverage,
+                }));
+                let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                progress(Progress::Running {
+                    done: d,
+                    total: specs.len(),
+                    test: spec.name.clone(),
+                });
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&runs_dir);
+    check_cancel(cancel)?;
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap()
+                .unwrap_or(Err(PipelineError::Cancelled))
+        })
+        .collect()
+}
+
+fn assemble(
+    project: &Project,
+    built: &Built,
+    tools: &Toolchain,
+    specs: &[TestSpec],
+    finished: Vec<Finished>,
+) -> Result<RunResults> {
+    let notes = find_notes(&built.notes_dir);
+    let executable =
+        gcov::executable_lines(&tools.gcov, &notes, &project.work_dir().join("notes-scan"))?;
+    let test_code = patterns(&project.test_code_globs());
+    let excluded = patterns(&project.config.project.exclude);
+
+    // Project-relative path → its executable lines, for every file we keep.
+    let mut files: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    let mut add_lines = |coverage: &Coverage, only_executed: bool| {
+        for (path, counts) in coverage {
+            let Some(rel) = built.paths.to_project_relative(path) else {
+                continue;
+            };
+            if excluded.iter().any(|p| p.matches(&rel)) {
+                continue;
+            }
+            let lines = files.entry(rel).or_default();
+            lines.extend(
+                counts
+                    .lines
+                    .iter()
+                    .filter(|(_, (c, _))| !only_executed || *c > 0)
+                    .map(|(l, _)| *l),
+            );
+        }
+    };
+    add_lines(&executable, false);
+    for f in &finished {
+        add_lines(&f.coverage, true);
+    }
+    for lines in files.values_mut() {
+        lines.sort_unstable();
+        lines.dedup();
+    }
+    let index: BTreeMap<String, u32> = files
+        .keys()
+        .enumerate()
+        .map(|(i, p)| (p.clone(), i as u32))
+        .collect();
+
+    let tests = specs
+        .iter()
+        .zip(finished)
+        .map(|(spec, f)| record(spec, f, built, &index))
+        .collect();
+    let source_files = files
+        .into_iter()
+        .map(|(path, lines)| SourceFile {
+            test_code: test_code.iter().any(|p| p.matches(&path)),
+            path,
+            lines,
+        })
+        .collect();
+    Ok(RunResults {
+        format_version: FORMAT_VERSION,
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        created_unix_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+        project_root: project.root.to_string_lossy().into_owned(),
+        suite: match project.kind {
+            crate::config::Kind::Io => SuiteKind::Io,
+            crate::config::Kind::Ctest => SuiteKind::Ctest,
+            crate::config::Kind::Runner => SuiteKind::Runner,
+        },
+        files: source_files,
+        tests,
+    })
+}
+
+fn record(
+    spec: &TestSpec,
+    f: Finished,
+    built: &Built,
+    index: &BTreeMap<String, u32>,
+) -> TestRecord {
+    let (outcome, reason) = judge(spec, &f.execution);
+    let mut coverage: Vec<FileCoverage> = Vec::new();
+    for (path, counts) in &f.coverage {
+        let Some(rel) = built.paths.to_project_relative(path) else {
+            continue;
+        };
+        let Some(&file) = index.get(&rel) else {
+            continue;
+        };
+        let executed: Vec<(&u32, &(u64, Vec<u64>))> =
+            counts.lines.iter().filter(|(_, (c, _))| *c > 0).collect();
+        if executed.is_empty() {
+            continue;
+        }
+        coverage.push(FileCoverage {
+            file,
+            lines: executed.iter().map(|(l, _)| **l).collect(),
+            counts: executed.iter().map(|(_, (c, _))| *c).collect(),
+            branches: executed
+                .iter()
+                .filter(|(_, (_, b))| !b.is_empty())
+                .map(|(l, (_, b))| LineBranches {
+                    line: **l,
+                    counts: b.clone(),
+                })
+                .collect(),
+        });
+    }
+    coverage.sort_by_key(|c| c.file);
+    let e = &f.execution;
+    let (stdout, cut_out) = excerpt(&e.stdout);
+    let (stderr, cut_err) = excerpt(&e.stderr);
+    TestRecord {
+        name: spec.name.clone(),
+        verdict: outcome.verdict(),
+        outcome,
+        reason,
+        exit_code: e.exit_code,
+        signal: e.signal,
+        duration_ms: e.duration.as_millis() as u64,
+        location: spec.location.clone(),
+        stdout,
+        stderr,
+        output_truncated: e.truncated || cut_out || cut_err,
+        coverage,
+    }
+}
+
+fn excerpt(bytes: &[u8]) -> (String, bool) {
+    let cut = bytes.len() > STORED_OUTPUT;
+    (
+        String::from_utf8_lossy(&bytes[..bytes.len().min(STORED_OUTPUT)]).into_owned(),
+        cut,
+    )
+}
+
+/// Globs were validated when the configuration was read.
+fn patterns(globs: &[String]) -> Vec<glob::Pattern> {
+    globs
+        .iter()
+        .filter_map(|g| glob::Pattern::new(g).ok())
+        .collect()
+}

@@ -1,0 +1,91 @@
+//! A project: its root, its configuration (read or detected), and the kind of
+//! test suite it has.
+
+use crate::config::{Config, Kind, CONFIG_FILE};
+use crate::error::{PipelineError, Result};
+use std::path::{Path, PathBuf};
+
+/// Files that are test code unless `[project] test_code` says otherwise.
+pub const DEFAULT_TEST_CODE: &[&str] = &[
+    "test/**",
+    "tests/**",
+    "**/test_*.c",
+    "**/*_test.c",
+    "**/*_tests.c",
+];
+
+/// Where faultlens keeps everything it writes, relative to the project root.
+pub const WORK_DIR: &str = ".faultlens";
+
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// Absolute, canonical project root.
+    pub root: PathBuf,
+    pub config: Config,
+    pub kind: Kind,
+    /// True when `faultlens.toml` was absent and the setup was detected.
+    pub detected: bool,
+}
+
+impl Project {
+    /// Reads `faultlens.toml` at `root`, or detects the project's shape.
+    pub fn load(root: &Path) -> Result<Project> {
+        let root = root.canonicalize().map_err(|e| {
+            PipelineError::Detection(format!(
+                "{}: cannot open the project directory ({e})",
+                root.display()
+            ))
+        })?;
+        if !root.is_dir() {
+            return Err(PipelineError::Detection(format!(
+                "{} is not a directory; give faultlens the project's root directory",
+                root.display()
+            )));
+        }
+        let config_path = root.join(CONFIG_FILE);
+        if config_path.exists() {
+            let text = std::fs::read_to_string(&config_path)
+                .map_err(|e| PipelineError::io(format!("reading {}", config_path.display()), e))?;
+            let config = Config::parse(&text, &config_path)?;
+            let kind = infer_kind(&config, &root).ok_or_else(|| PipelineError::Config {
+                path: config_path.clone(),
+                message: "no tests are configured: add [[test]] tables, a [tests] section, a [runner] section, or set [project] kind = \"ctest\" for a CMake project".into(),
+            })?;
+            return Ok(Project {
+                root,
+                config,
+                kind,
+                detected: false,
+            });
+        }
+        crate::detect::detect(&root)
+    }
+
+    pub fn work_dir(&self) -> PathBuf {
+        self.root.join(WORK_DIR)
+    }
+
+    /// Globs of files that are test code.
+    pub fn test_code_globs(&self) -> Vec<String> {
+        self.config
+            .project
+            .test_code
+            .clone()
+            .unwrap_or_else(|| DEFAULT_TEST_CODE.iter().map(|s| s.to_string()).collect())
+    }
+}
+
+fn infer_kind(config: &Config, root: &Path) -> Option<Kind> {
+    if let Some(kind) = config.project.kind {
+        return Some(kind);
+    }
+    if config.runner.is_some() {
+        Some(Kind::Runner)
+    } else if !config.tests.is_empty() || config.compact.is_some() {
+        Some(Kind::Io)
+    } else if config.ctest.is_some() || crate::detect::is_ctest_project(root) {
+        Some(Kind::Ctest)
+    } else {
+        None
+    }
+}

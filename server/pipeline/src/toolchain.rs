@@ -1,0 +1,85 @@
+//! The external tools faultlens drives, found up front so a missing one is
+//! reported before any work starts.
+
+use crate::config::Config;
+use crate::error::{PipelineError, Result};
+use std::process::{Command, Stdio};
+
+#[derive(Debug, Clone)]
+pub struct Toolchain {
+    /// The C compiler (`[build] cc`, else `$CC`, else `gcc`).
+    pub cc: String,
+    /// The gcov that matches the compiler (`gcov-12` for `gcc-12`).
+    pub gcov: String,
+}
+
+impl Toolchain {
+    pub fn find(config: &Config) -> Result<Toolchain> {
+        let cc = config
+            .build
+            .cc
+            .clone()
+            .or_else(|| std::env::var("CC").ok().filter(|s| !s.trim().is_empty()))
+            .unwrap_or_else(|| "gcc".into());
+        require(&cc, "the C compiler", "install gcc (Debian/Ubuntu: `sudo apt-get install gcc`) or set [build] cc in faultlens.toml")?;
+        let gcov = matching_gcov(&cc);
+        require(&gcov, "gcov, which reads the coverage data", "gcov comes with gcc (Debian/Ubuntu: `sudo apt-get install gcc`); it must be the same version as the compiler")?;
+        Ok(Toolchain { cc, gcov })
+    }
+}
+
+/// `gcc-12` → `gcov-12`; anything else → `gcov`.
+fn matching_gcov(cc: &str) -> String {
+    let base = cc.rsplit('/').next().unwrap_or(cc);
+    match base.strip_prefix("gcc-") {
+        Some(version) => format!("gcov-{version}"),
+        None => "gcov".into(),
+    }
+}
+
+/// Fails with a clear message when `tool --version` cannot be run.
+pub fn require(tool: &str, what: &str, hint: &str) -> Result<()> {
+    let program = tool.split_whitespace().next().unwrap_or(tool);
+    match Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        Ok(_) => Ok(()),
+        Err(e) => Err(PipelineError::MissingTool {
+            tool: format!("{what} (`{program}`)"),
+            why: e.to_string(),
+            hint: hint.into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gcov_follows_the_compiler_version() {
+        assert_eq!(matching_gcov("gcc-12"), "gcov-12");
+        assert_eq!(matching_gcov("/usr/bin/gcc-13"), "gcov-13");
+        assert_eq!(matching_gcov("gcc"), "gcov");
+        assert_eq!(matching_gcov("cc"), "gcov");
+    }
+
+    #[test]
+    fn a_missing_tool_says_what_and_how_to_fix() {
+        let err = require(
+            "faultlens-no-such-compiler",
+            "the C compiler",
+            "install gcc",
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("faultlens-no-such-compiler") && text.contains("install gcc"),
+            "{text}"
+        );
+    }
+}
