@@ -213,8 +213,8 @@ mod tests {
         assert!(related[0].message.contains("sum_negative"));
         // Without a known location, the test points at the line itself.
         assert_eq!(related[1].location.range.start.line, 5);
-        // Line 5 (ranked #5) is a hint.
-        assert_eq!(diags[4].severity, Some(DiagnosticSeverity::HINT));
+        // Line 5 (ranked #5) only informs.
+        assert_eq!(diags[4].severity, Some(DiagnosticSeverity::INFORMATION));
         assert_eq!(diags[1].severity, Some(DiagnosticSeverity::WARNING));
     }
 
