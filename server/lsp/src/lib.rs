@@ -13,4 +13,5 @@ pub mod localization;
 pub mod placement;
 pub mod scores;
 pub mod settings;
+pub mod state;
 pub mod tracking;

@@ -1,0 +1,551 @@
+//! The server's shared state and everything computed from it without I/O:
+//! which diagnostics to publish where, lenses and hovers of open documents,
+//! the status line. The protocol layer locks the state, calls these, unlocks,
+//! and only then talks to the client (the lock is never held across an
+//! `.await`).
+
+use crate::diagnostics;
+use crate::document::Document;
+use crate::hover;
+use crate::lenses;
+use crate::localization::Localization;
+use crate::placement::FileView;
+use crate::scores;
+use crate::settings::Settings;
+use crate::tracking::{Edit, LineTracker};
+use faultlens_pipeline::CancelToken;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+use tower_lsp_server::ls_types::{
+    CodeLens, Diagnostic, Hover, HoverContents, MarkupContent, MarkupKind, Position,
+    TextDocumentContentChangeEvent, Uri,
+};
+
+/// Identity of a results file on disk, to notice when it was replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileSignature {
+    pub modified: SystemTime,
+    pub len: u64,
+}
+
+/// A document the client has open.
+#[derive(Debug)]
+pub struct OpenDoc {
+    pub doc: Document,
+    /// Where the results' lines are now, if the document is a file of the
+    /// results.
+    pub tracker: Option<LineTracker>,
+}
+
+/// A run in progress.
+#[derive(Debug, Clone)]
+pub struct ActiveRun {
+    pub generation: u64,
+    pub cancel: CancelToken,
+}
+
+/// What went wrong last, shown in the status until the next success.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    /// The results file is unreadable.
+    Results(String),
+    /// The last run failed (build error, no tests, ...).
+    Run(String),
+}
+
+#[derive(Debug, Default)]
+pub struct State {
+    pub root: Option<PathBuf>,
+    pub trusted: bool,
+    pub settings: Settings,
+    pub client_supports_progress: bool,
+    pub localization: Option<Arc<Localization>>,
+    pub results_signature: Option<FileSignature>,
+    pub docs: HashMap<Uri, OpenDoc>,
+    /// URIs that currently show faultlens diagnostics, to clear them later.
+    pub published: BTreeSet<String>,
+    /// Compiler messages of the last failed build, by file URI.
+    pub build_errors: BTreeMap<String, Vec<Diagnostic>>,
+    pub run: Option<ActiveRun>,
+    pub run_generation: u64,
+    pub save_generation: u64,
+    pub problem: Option<Problem>,
+}
+
+/// Everything to send after a change, computed under the lock.
+#[derive(Debug, Default)]
+pub struct Publication {
+    pub diagnostics: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>,
+    pub scores: Option<Value>,
+    pub status: Value,
+}
+
+impl State {
+    /// The path of `uri` relative to the root, with `/` separators.
+    pub fn relative_path(&self, uri: &Uri) -> Option<String> {
+        let root = self.root.as_ref()?;
+        let path = uri.to_file_path()?;
+        let relative = path.strip_prefix(root).ok()?;
+        let parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        Some(parts.join("/"))
+    }
+
+    fn file_index(&self, loc: &Localization, uri: &Uri) -> Option<u32> {
+        loc.file_index(&self.relative_path(uri)?)
+    }
+
+    /// A tracker of every executable line of the document's file, taking
+    /// the current text as the baseline.
+    fn fresh_tracker(&self, uri: &Uri) -> Option<LineTracker> {
+        let loc = self.localization.as_ref()?;
+        let file = self.file_index(loc, uri)?;
+        let lines = &loc.results.files[file as usize].lines;
+        Some(LineTracker::new(lines.iter().map(|l| l.saturating_sub(1))))
+    }
+
+    pub fn open(&mut self, uri: Uri, text: String, version: i32) {
+        let tracker = self.fresh_tracker(&uri);
+        self.docs.insert(
+            uri,
+            OpenDoc {
+                doc: Document::new(text, version),
+                tracker,
+            },
+        );
+    }
+
+    /// Applies the client's edits to an open document and moves its ranked
+    /// lines. Unknown documents are ignored (returns false).
+    pub fn change(
+        &mut self,
+        uri: &Uri,
+        version: i32,
+        changes: &[TextDocumentContentChangeEvent],
+    ) -> bool {
+        let Some(open) = self.docs.get_mut(uri) else {
+            return false;
+        };
+        for change in changes {
+            match change.range {
+                Some(range) => {
+                    if let Some(tracker) = open.tracker.as_mut() {
+                        tracker.apply(&Edit {
+                            start_line: range.start.line,
+                            start_col: range.start.character,
+                            end_line: range.end.line,
+                            end_col: range.end.character,
+                            text: &change.text,
+                        });
+                    }
+                    open.doc.replace(
+                        (range.start.line, range.start.character),
+                        (range.end.line, range.end.character),
+                        &change.text,
+                    );
+                }
+                None => {
+                    if let Some(tracker) = open.tracker.as_mut() {
+                        tracker.apply_full(&open.doc.text, &change.text);
+                    }
+                    open.doc.text = change.text.clone();
+                }
+            }
+        }
+        open.doc.version = version;
+        true
+    }
+
+    pub fn close(&mut self, uri: &Uri) {
+        self.docs.remove(uri);
+    }
+
+    /// Installs new results: every open document's text becomes the baseline.
+    pub fn install(&mut self, loc: Localization, signature: Option<FileSignature>) {
+        self.localization = Some(Arc::new(loc));
+        self.results_signature = signature;
+        self.problem = None;
+        let uris: Vec<Uri> = self.docs.keys().cloned().collect();
+        for uri in uris {
+            let tracker = self.fresh_tracker(&uri);
+            if let Some(open) = self.docs.get_mut(&uri) {
+                open.tracker = tracker;
+            }
+        }
+    }
+
+    /// Drops results (the file was deleted).
+    pub fn clear_results(&mut self) {
+        self.localization = None;
+        self.results_signature = None;
+        for open in self.docs.values_mut() {
+            open.tracker = None;
+        }
+    }
+
+    /// Re-ranks the results in memory under the current measure.
+    pub fn rerank(&mut self) {
+        let Some(loc) = self.localization.as_ref() else {
+            return;
+        };
+        if loc.measure == self.settings.measure {
+            return;
+        }
+        let fresh = Localization::new(loc.results.clone(), self.settings.measure, &loc.root);
+        // Trackers stay: the ranked lines did not move.
+        self.localization = Some(Arc::new(fresh));
+    }
+
+    /// The view of one file: tracked through edits when open, else as on disk.
+    fn view<'a>(
+        &'a self,
+        loc: &Localization,
+        file: u32,
+        disk: &'a HashMap<u32, String>,
+    ) -> Option<FileView<'a>> {
+        let relative = &loc.results.files.get(file as usize)?.path;
+        let uri = loc.uri_of(relative)?;
+        if let Some(open) = self.docs.get(&uri) {
+            return Some(FileView {
+                file,
+                uri,
+                tracker: open.tracker.as_ref(),
+                lines: open.doc.text.split('\n').collect(),
+            });
+        }
+        Some(FileView {
+            file,
+            uri,
+            tracker: None,
+            lines: disk
+                .get(&file)
+                .map(|t| t.split('\n').collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// Files whose text must be read from disk for the next publication
+    /// (files with top lines that are not open), as (index, absolute path).
+    pub fn files_to_read(&self) -> Vec<(u32, PathBuf)> {
+        let Some(loc) = self.localization.as_ref() else {
+            return vec![];
+        };
+        let mut files: Vec<u32> = loc.top(self.settings.top_n).map(|e| e.file).collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+            .into_iter()
+            .filter_map(|f| {
+                let relative = &loc.results.files[f as usize].path;
+                let open = loc
+                    .uri_of(relative)
+                    .is_some_and(|u| self.docs.contains_key(&u));
+                (!open).then(|| (f, loc.path_of(relative)))
+            })
+            .collect()
+    }
+
+    /// Everything to publish now; remembers which URIs carry diagnostics.
+    /// `disk` holds the text of files that are not open (see `files_to_read`).
+    pub fn publication(&mut self, disk: &HashMap<u32, String>) -> Publication {
+        let mut by_uri: BTreeMap<String, (Uri, Vec<Diagnostic>, Option<i32>)> = BTreeMap::new();
+        let mut scores_payload = None;
+        if let Some(loc) = self.localization.clone() {
+            let files = loc.files_with_results();
+            let views: Vec<FileView> = files
+                .iter()
+                .filter_map(|&f| self.view(&loc, f, disk))
+                .collect();
+            for view in &views {
+                let list = diagnostics::for_file(&loc, view, self.settings.top_n);
+                if !list.is_empty() {
+                    let version = self.docs.get(&view.uri).map(|d| d.doc.version);
+                    by_uri.insert(
+                        view.uri.as_str().to_string(),
+                        (view.uri.clone(), list, version),
+                    );
+                }
+            }
+            scores_payload = Some(scores::payload(&loc, &views));
+        }
+        for (uri_text, list) in &self.build_errors {
+            if let Ok(uri) = uri_text.parse::<Uri>() {
+                let entry = by_uri
+                    .entry(uri_text.clone())
+                    .or_insert((uri, vec![], None));
+                entry.1.extend(list.iter().cloned());
+            }
+        }
+        let mut out = Vec::new();
+        for old in &self.published {
+            if !by_uri.contains_key(old) {
+                if let Ok(uri) = old.parse::<Uri>() {
+                    out.push((uri, vec![], None));
+                }
+            }
+        }
+        self.published = by_uri.keys().cloned().collect();
+        out.extend(by_uri.into_values());
+        Publication {
+            diagnostics: out,
+            scores: scores_payload,
+            status: self.status(),
+        }
+    }
+
+    /// The `faultlens/status` payload.
+    pub fn status(&self) -> Value {
+        let (failing, total) = self
+            .localization
+            .as_ref()
+            .map_or((0, 0), |l| l.failed_and_total());
+        let stale = self
+            .docs
+            .values()
+            .any(|d| d.tracker.as_ref().is_some_and(LineTracker::any_changed));
+        let summary = format!("{failing} failing of {total} tests");
+        let (state, message) = if self.run.is_some() {
+            (
+                "running",
+                "localizing: building and running the tests".to_string(),
+            )
+        } else if let Some(problem) = &self.problem {
+            match problem {
+                Problem::Results(m) | Problem::Run(m) => ("error", m.clone()),
+            }
+        } else if self.localization.is_none() {
+            if self.trusted {
+                (
+                    "noResults",
+                    "no results yet: run faultlens.localize".to_string(),
+                )
+            } else {
+                ("untrusted", UNTRUSTED.to_string())
+            }
+        } else if stale {
+            (
+                "stale",
+                format!("{summary}; some ranked lines changed since the run"),
+            )
+        } else {
+            ("done", summary)
+        };
+        json!({ "state": state, "message": message, "failing": failing, "total": total })
+    }
+
+    /// Hover on an open document: the ranked line under the cursor.
+    pub fn hover(&self, uri: &Uri, position: Position) -> Option<Hover> {
+        let loc = self.localization.as_ref()?;
+        let file = self.file_index(loc, uri)?;
+        let no_disk = HashMap::new();
+        let view = self.view(loc, file, &no_disk)?;
+        let candidates = loc.results.files[file as usize].lines.iter().copied();
+        let line = view.baseline_at(position.line, candidates)?;
+        let entry = loc.entry(file, line)?;
+        let placed = view.place(&entry)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: hover::markdown(loc, &entry, placed.stale),
+            }),
+            range: Some(view.line_range(placed.line)),
+        })
+    }
+
+    /// Code lenses of a document (open or not).
+    pub fn lenses(&self, uri: &Uri) -> Vec<CodeLens> {
+        let Some(loc) = self.localization.as_ref() else {
+            return vec![];
+        };
+        let Some(file) = self.file_index(loc, uri) else {
+            return vec![];
+        };
+        let no_disk = HashMap::new();
+        let Some(view) = self.view(loc, file, &no_disk) else {
+            return vec![];
+        };
+        lenses::for_file(loc, &view, self.settings.top_n, self.trusted)
+    }
+
+    /// The failing tests that ran the ranked line shown at `line` of `uri`,
+    /// or every failing test without a place. As JSON for the command's
+    /// answer.
+    pub fn failing_tests(&self, place: Option<(&Uri, u32)>) -> Vec<Value> {
+        let Some(loc) = self.localization.as_ref() else {
+            return vec![];
+        };
+        let tests: Vec<&faultlens_core::results::TestRecord> = match place {
+            None => loc
+                .results
+                .tests
+                .iter()
+                .filter(|t| t.verdict == faultlens_core::results::Verdict::Fail)
+                .collect(),
+            Some((uri, line)) => {
+                let Some(file) = self.file_index(loc, uri) else {
+                    return vec![];
+                };
+                let no_disk = HashMap::new();
+                let Some(view) = self.view(loc, file, &no_disk) else {
+                    return vec![];
+                };
+                let candidates = loc.results.files[file as usize].lines.iter().copied();
+                let Some(baseline) = view.baseline_at(line, candidates) else {
+                    return vec![];
+                };
+                let Some(entry) = loc.entry(file, baseline) else {
+                    return vec![];
+                };
+                loc.failing_tests(&entry)
+            }
+        };
+        tests
+            .into_iter()
+            .map(|t| {
+                let mut v = json!({ "name": t.name, "reason": t.reason });
+                if let Some(location) = diagnostics::test_location(loc, t) {
+                    v["location"] = serde_json::to_value(location).unwrap_or(Value::Null);
+                }
+                v
+            })
+            .collect()
+    }
+}
+
+pub const UNTRUSTED: &str = "this workspace is not trusted, so faultlens will not build or run its code; results already in .faultlens/results.json are still shown. Trust the workspace (initialization option \"trusted\": true) to let faultlens run the tests.";
+
+/// The root of a workspace from the initialize parameters.
+pub fn root_from(
+    root_uri: Option<&Uri>,
+    folders: Option<&[Uri]>,
+    root_path: Option<&str>,
+) -> Option<PathBuf> {
+    folders
+        .and_then(|f| f.first())
+        .or(root_uri)
+        .and_then(|u| u.to_file_path().map(|p| p.into_owned()))
+        .or_else(|| root_path.map(|p| Path::new(p).to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::localization::fixtures::{results, SOURCE};
+    use faultlens_core::measures::Measure;
+    use tower_lsp_server::ls_types::Range;
+
+    fn state_with_results() -> (State, Uri) {
+        let mut state = State {
+            root: Some(PathBuf::from("/project")),
+            ..State::default()
+        };
+        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        state.install(loc, None);
+        let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
+        (state, uri)
+    }
+
+    #[test]
+    fn publishes_for_unopened_files_and_clears_later() {
+        let (mut state, uri) = state_with_results();
+        let mut disk = HashMap::new();
+        disk.insert(0, SOURCE.to_string());
+        assert_eq!(
+            state.files_to_read(),
+            vec![(0, PathBuf::from("/project/src/sum.c"))]
+        );
+        let p = state.publication(&disk);
+        assert_eq!(p.diagnostics.len(), 1);
+        assert_eq!(p.diagnostics[0].0, uri);
+        assert_eq!(p.diagnostics[0].1[0].range.start.character, 4);
+        assert_eq!(p.status["state"], "done");
+        assert_eq!(p.status["message"], "2 failing of 5 tests");
+        state.clear_results();
+        let p = state.publication(&disk);
+        assert_eq!(p.diagnostics, vec![(uri, vec![], None)]);
+        assert!(state.publication(&disk).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn edits_move_hover_and_mark_stale() {
+        let (mut state, uri) = state_with_results();
+        state.open(uri.clone(), SOURCE.into(), 1);
+        assert!(state.hover(&uri, Position::new(5, 0)).is_some());
+        assert!(state.hover(&uri, Position::new(0, 0)).is_none());
+        // Insert a line at the top: the faulty line moves to 6.
+        let insert = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(0, 0), Position::new(0, 0))),
+            range_length: None,
+            text: "// note\n".into(),
+        };
+        assert!(state.change(&uri, 2, &[insert]));
+        let hover = state.hover(&uri, Position::new(6, 3)).unwrap();
+        let HoverContents::Markup(md) = hover.contents else {
+            panic!()
+        };
+        assert!(md.value.contains("#1 of 5"));
+        assert!(!md.value.contains("Stale"));
+        assert_eq!(state.status()["state"], "done");
+        // Edit the faulty line itself.
+        let edit = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(6, 6), Position::new(6, 7))),
+            range_length: None,
+            text: "t".into(),
+        };
+        state.change(&uri, 3, &[edit]);
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(6, 0)).unwrap().contents
+        else {
+            panic!()
+        };
+        assert!(md.value.contains("Stale"));
+        assert_eq!(state.status()["state"], "stale");
+        let p = state.publication(&HashMap::new());
+        let (_, diags, version) = &p.diagnostics[0];
+        assert_eq!(*version, Some(3));
+        let stale = diags.iter().find(|d| d.range.start.line == 6).unwrap();
+        assert!(stale.message.contains("stale"));
+        let scores = p.scores.unwrap();
+        let first = &scores["files"][0]["lines"][0];
+        assert_eq!(first["line"], 6);
+        assert_eq!(first["stale"], true);
+        // Lenses follow too; failing tests are found by the current line.
+        assert!(state.lenses(&uri).iter().any(|l| l.range.start.line == 6));
+        assert_eq!(state.failing_tests(Some((&uri, 6))).len(), 2);
+        assert_eq!(state.failing_tests(None).len(), 2);
+    }
+
+    #[test]
+    fn unknown_documents_are_ignored() {
+        let (mut state, _) = state_with_results();
+        let other: Uri = "file:///elsewhere/x.c".parse().unwrap();
+        assert!(!state.change(&other, 1, &[]));
+        assert!(state.hover(&other, Position::new(0, 0)).is_none());
+        assert!(state.lenses(&other).is_empty());
+    }
+
+    #[test]
+    fn status_says_why_nothing_runs_when_untrusted() {
+        let state = State::default();
+        assert_eq!(state.status()["state"], "untrusted");
+        assert!(state.status()["message"]
+            .as_str()
+            .unwrap()
+            .contains("not trusted"));
+    }
+
+    #[test]
+    fn a_new_measure_reranks() {
+        let (mut state, _) = state_with_results();
+        state.settings.measure = Measure::DStar(2);
+        state.rerank();
+        assert_eq!(
+            state.localization.as_ref().unwrap().measure,
+            Measure::DStar(2)
+        );
+    }
+}
