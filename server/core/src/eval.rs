@@ -16,7 +16,10 @@ pub struct FaultPosition {
 /// Position of the best-ranked faulty component. A multi-line fault is found
 /// when any of its lines is reached. `None` when no faulty component is in
 /// the ranking at all (the fault is not executable or was never ranked).
-pub fn fault_position(ranking: &[Ranked], is_faulty: impl Fn(usize) -> bool) -> Option<FaultPosition> {
+pub fn fault_position(
+    ranking: &[Ranked],
+    is_faulty: impl Fn(usize) -> bool,
+) -> Option<FaultPosition> {
     let total = ranking.len() as f64;
     ranking
         .iter()

@@ -7,4 +7,5 @@ pub mod eval;
 pub mod measures;
 pub mod ranking;
 pub mod results;
+pub mod sources;
 pub mod spectra;

@@ -322,10 +322,9 @@ impl Measure {
     /// measure defines one: Tarantula's confidence `max(ef/F, ep/P)`.
     pub fn confidence(&self, c: &Counts) -> Option<f64> {
         match self {
-            Measure::Tarantula => Some(ratio(c.ef as f64, c.failed() as f64).max(ratio(
-                c.ep as f64,
-                c.passed() as f64,
-            ))),
+            Measure::Tarantula => Some(
+                ratio(c.ef as f64, c.failed() as f64).max(ratio(c.ep as f64, c.passed() as f64)),
+            ),
             _ => None,
         }
     }
@@ -358,8 +357,13 @@ mod tests {
     use super::*;
 
     /// The sfo paper's minmax example: spectra ⟨ef, nf, ep, np⟩ of C1..C5.
-    const MINMAX: [(u32, u32, u32, u32); 5] =
-        [(3, 0, 7, 0), (0, 3, 3, 4), (1, 2, 2, 5), (3, 0, 1, 6), (1, 2, 3, 4)];
+    const MINMAX: [(u32, u32, u32, u32); 5] = [
+        (3, 0, 7, 0),
+        (0, 3, 3, 4),
+        (1, 2, 2, 5),
+        (3, 0, 1, 6),
+        (1, 2, 3, 4),
+    ];
 
     fn minmax() -> Vec<Counts> {
         MINMAX
@@ -411,7 +415,11 @@ mod tests {
         ];
         for (m, expected) in cases {
             let got = m.score(&c);
-            assert!(close(got, *expected), "{}: got {got}, expected {expected}", m.name());
+            assert!(
+                close(got, *expected),
+                "{}: got {got}, expected {expected}",
+                m.name()
+            );
         }
         assert!(close(Measure::Tarantula.confidence(&c).unwrap(), 0.75));
     }
@@ -446,7 +454,10 @@ mod tests {
             Measure::Opt(BoundedBase::Tarantula)
         );
         let err = Measure::parse("ochia").unwrap_err();
-        assert!(err.contains("unknown measure") && err.contains("ochiai"), "{err}");
+        assert!(
+            err.contains("unknown measure") && err.contains("ochiai"),
+            "{err}"
+        );
         assert!(ALL.len() >= 12);
     }
 }

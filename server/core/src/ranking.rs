@@ -93,11 +93,32 @@ mod tests {
         let ranked = rank_scores(&[0.5, 0.9, 0.5, 0.1, 0.5], None);
         let order: Vec<usize> = ranked.iter().map(|r| r.component).collect();
         assert_eq!(order, vec![1, 0, 2, 4, 3]);
-        assert_eq!(ranked[0].rank, Rank { best: 1, worst: 1, average: 1.0 });
+        assert_eq!(
+            ranked[0].rank,
+            Rank {
+                best: 1,
+                worst: 1,
+                average: 1.0
+            }
+        );
         for r in &ranked[1..4] {
-            assert_eq!(r.rank, Rank { best: 2, worst: 4, average: 3.0 });
+            assert_eq!(
+                r.rank,
+                Rank {
+                    best: 2,
+                    worst: 4,
+                    average: 3.0
+                }
+            );
         }
-        assert_eq!(ranked[4].rank, Rank { best: 5, worst: 5, average: 5.0 });
+        assert_eq!(
+            ranked[4].rank,
+            Rank {
+                best: 5,
+                worst: 5,
+                average: 5.0
+            }
+        );
     }
 
     #[test]
@@ -114,7 +135,14 @@ mod tests {
     #[test]
     fn infinite_scores_rank_first_and_tie_with_each_other() {
         let ranked = rank_scores(&[1.0, f64::INFINITY, f64::INFINITY], None);
-        assert_eq!(ranked[0].rank, Rank { best: 1, worst: 2, average: 1.5 });
+        assert_eq!(
+            ranked[0].rank,
+            Rank {
+                best: 1,
+                worst: 2,
+                average: 1.5
+            }
+        );
         assert_eq!(ranked[2].component, 0);
     }
 }

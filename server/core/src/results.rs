@@ -147,8 +147,8 @@ impl RunResults {
     }
 
     pub fn from_json(text: &str) -> Result<RunResults, String> {
-        let results: RunResults =
-            serde_json::from_str(text).map_err(|e| format!("not a faultlens results document: {e}"))?;
+        let results: RunResults = serde_json::from_str(text)
+            .map_err(|e| format!("not a faultlens results document: {e}"))?;
         if results.format_version > FORMAT_VERSION {
             return Err(format!(
                 "results format {} is newer than this faultlens understands ({FORMAT_VERSION}); upgrade faultlens",

@@ -1,0 +1,243 @@
+//! `faultlens eval`: every measure on every fixture that carries a
+//! `ground-truth.json`, scored by EXAM and top-N under honest ties.
+
+use super::localize::analyse;
+use anyhow::{anyhow, Context};
+use faultlens_core::eval::{fault_position, in_top, FaultPosition};
+use faultlens_core::measures::{Measure, ALL};
+use faultlens_core::results::RunResults;
+use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
+use serde::Deserialize;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+pub const GROUND_TRUTH: &str = "ground-truth.json";
+
+#[derive(Deserialize)]
+pub struct GroundTruth {
+    pub faults: Vec<Fault>,
+}
+
+#[derive(Deserialize)]
+pub struct Fault {
+    pub file: String,
+    pub lines: Vec<u32>,
+}
+
+impl GroundTruth {
+    pub fn read(dir: &Path) -> anyhow::Result<GroundTruth> {
+        let path = dir.join(GROUND_TRUTH);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a ground truth ({{\"faults\": [{{\"file\", \"lines\"}}]}})",
+                path.display()
+            )
+        })
+    }
+
+    pub fn is_faulty(&self, file: &str, line: u32) -> bool {
+        self.faults
+            .iter()
+            .any(|f| f.file == file && f.lines.contains(&line))
+    }
+}
+
+/// One fixture's outcome under one measure.
+struct Score {
+    fixture: String,
+    measure: Measure,
+    position: Option<FaultPosition>,
+}
+
+pub fn run(
+    paths: Vec<PathBuf>,
+    measure_names: &[String],
+    as_json: bool,
+) -> anyhow::Result<ExitCode> {
+    let measures: Vec<Measure> = if measure_names.is_empty() {
+        ALL.to_vec()
+    } else {
+        measure_names
+            .iter()
+            .map(|m| Measure::parse(m).map_err(|e| anyhow!(e)))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let roots = if paths.is_empty() {
+        vec![PathBuf::from("fixtures")]
+    } else {
+        paths
+    };
+    let fixtures = find_fixtures(&roots)?;
+    if fixtures.is_empty() {
+        return Err(anyhow!(
+            "no fixture with a {GROUND_TRUTH} under {}",
+            roots
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+
+    let mut scores = Vec::new();
+    let mut summaries = Vec::new();
+    for dir in &fixtures {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        eprintln!("faultlens eval: {name}");
+        let truth = GroundTruth::read(dir)?;
+        let results = Arc::new(run_fixture(dir).with_context(|| format!("fixture {name}"))?);
+        summaries.push((name.clone(), results.tests.len(), results.failed_count()));
+        for &measure in &measures {
+            let analysis = analyse(results.clone(), measure, false)?;
+            let position = fault_position(&analysis.ranking, |i| {
+                let c = analysis.spectra.components[i];
+                truth.is_faulty(&results.files[c.file as usize].path, c.line)
+            });
+            scores.push(Score {
+                fixture: name.clone(),
+                measure,
+                position,
+            });
+        }
+    }
+
+    if as_json {
+        let per_fixture: Vec<_> = scores
+            .iter()
+            .map(|s| json!({
+                "fixture": s.fixture,
+                "measure": s.measure.name(),
+                "found": s.position.is_some(),
+                "rank": s.position.map(|p| json!({"best": p.best, "worst": p.worst, "average": p.average})),
+                "exam": s.position.map_or(1.0, |p| p.exam),
+            }))
+            .collect();
+        let summary: Vec<_> = measures.iter().map(|m| summary_json(*m, &scores)).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"fixtures": per_fixture, "summary": summary}))?
+        );
+    } else {
+        print_text(&measures, &scores, &summaries);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_fixture(dir: &Path) -> anyhow::Result<RunResults> {
+    let project = Project::load(dir)?;
+    let results = faultlens_pipeline::localize(
+        &project,
+        &RunOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )?;
+    store::write_results(&project.root, &results)?;
+    if results.failed_count() == 0 {
+        return Err(anyhow!(
+            "no test fails, so there is nothing to localize; check the fixture"
+        ));
+    }
+    Ok(results)
+}
+
+fn find_fixtures(roots: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for root in roots {
+        if root.join(GROUND_TRUTH).is_file() {
+            found.push(root.clone());
+            continue;
+        }
+        let entries =
+            std::fs::read_dir(root).with_context(|| format!("listing {}", root.display()))?;
+        let mut dirs: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join(GROUND_TRUTH).is_file())
+            .collect();
+        dirs.sort();
+        found.extend(dirs);
+    }
+    Ok(found)
+}
+
+struct Summary {
+    mean_exam: f64,
+    top: [usize; 4],
+    found: usize,
+    total: usize,
+}
+
+const TOPS: [u32; 4] = [1, 3, 5, 10];
+
+fn summarize(measure: Measure, scores: &[Score]) -> Summary {
+    let mine: Vec<&Score> = scores.iter().filter(|s| s.measure == measure).collect();
+    let exams: Vec<f64> = mine
+        .iter()
+        .map(|s| s.position.map_or(1.0, |p| p.exam))
+        .collect();
+    Summary {
+        mean_exam: exams.iter().sum::<f64>() / exams.len().max(1) as f64,
+        top: TOPS.map(|n| mine.iter().filter(|s| in_top(s.position, n)).count()),
+        found: mine.iter().filter(|s| s.position.is_some()).count(),
+        total: mine.len(),
+    }
+}
+
+fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
+    let s = summarize(measure, scores);
+    json!({
+        "measure": measure.name(),
+        "mean_exam": s.mean_exam,
+        "top1": s.top[0], "top3": s.top[1], "top5": s.top[2], "top10": s.top[3],
+        "found": s.found, "fixtures": s.total,
+    })
+}
+
+fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize, usize)]) {
+    println!("{} fixtures:", fixtures.len());
+    for (name, total, failed) in fixtures {
+        let ochiai = scores
+            .iter()
+            .find(|s| &s.fixture == name && s.measure == measures[0]);
+        let at = ochiai
+            .and_then(|s| s.position)
+            .map_or("not ranked".to_string(), |p| {
+                format!("rank {}-{} (avg {:.1})", p.best, p.worst, p.average)
+            });
+        println!(
+            "  {name:<28} {failed:>3} of {total:>3} tests fail   fault under {}: {at}",
+            measures[0].title()
+        );
+    }
+    println!();
+    println!(
+        "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6}",
+        "measure", "mean EXAM", "top-1", "top-3", "top-5", "top-10"
+    );
+    let mut rows: Vec<(Measure, Summary)> = measures
+        .iter()
+        .map(|m| (*m, summarize(*m, scores)))
+        .collect();
+    rows.sort_by(|a, b| a.1.mean_exam.total_cmp(&b.1.mean_exam));
+    for (m, s) in rows {
+        println!(
+            "{:<16} {:>8.1}% {:>6} {:>6} {:>6} {:>6}",
+            m.name(),
+            s.mean_exam * 100.0,
+            s.top[0],
+            s.top[1],
+            s.top[2],
+            s.top[3]
+        );
+    }
+    println!("\nEXAM: share of executable lines read, top-down, before the fault (average rank within ties); lower is better.");
+    println!("top-N: fixtures whose fault's average rank is at most N.");
+}

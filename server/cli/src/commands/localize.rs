@@ -1,0 +1,110 @@
+//! `faultlens localize` and `faultlens rank`.
+
+use super::root_or_cwd;
+use crate::progress::Reporter;
+use crate::{Format, RankArgs};
+use anyhow::{anyhow, Context};
+use faultlens_core::measures::Measure;
+use faultlens_core::results::RunResults;
+use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
+use faultlens_report::{json, sarif, table, Analysis};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Exit status when every test passed: there is nothing to localize.
+const NOTHING_TO_LOCALIZE: u8 = 3;
+
+pub fn run(
+    path: Option<PathBuf>,
+    args: &RankArgs,
+    timeout: Option<f64>,
+    jobs: Option<usize>,
+) -> anyhow::Result<ExitCode> {
+    let root = root_or_cwd(path)?;
+    // Reject a bad measure before minutes of building and testing.
+    let measure = Measure::parse(&args.measure).map_err(|e| anyhow!(e))?;
+    if let Some(t) = timeout {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(anyhow!("--timeout must be a positive number of seconds"));
+        }
+    }
+    if jobs == Some(0) {
+        return Err(anyhow!("--jobs must be at least 1"));
+    }
+    let project = Project::load(&root)?;
+    let options = RunOptions {
+        timeout: timeout.map(Duration::from_secs_f64),
+        jobs,
+    };
+    let reporter = Reporter::new();
+    let outcome = faultlens_pipeline::localize(
+        &project,
+        &options,
+        &|p| reporter.update(p),
+        &CancelToken::new(),
+    );
+    reporter.finish();
+    let results = outcome?;
+    let path = store::write_results(&project.root, &results)?;
+    eprintln!("faultlens: results written to {}", path.display());
+    render(&project.root, results, measure, args)
+}
+
+pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {
+    let root = root_or_cwd(path)?;
+    let measure = Measure::parse(&args.measure).map_err(|e| anyhow!(e))?;
+    let results = store::read_results(&root)?.ok_or_else(|| {
+        anyhow!(
+            "{} does not exist yet: run `faultlens localize` first",
+            store::results_path(&root).display()
+        )
+    })?;
+    render(&root, results, measure, args)
+}
+
+/// Ranks the run under `measure`.
+pub fn analyse(
+    results: Arc<RunResults>,
+    measure: Measure,
+    include_test_code: bool,
+) -> anyhow::Result<Analysis> {
+    Analysis::new(results, measure, include_test_code).map_err(|e| anyhow!(e))
+}
+
+fn render(
+    root: &Path,
+    results: RunResults,
+    measure: Measure,
+    args: &RankArgs,
+) -> anyhow::Result<ExitCode> {
+    let failed = results.failed_count();
+    let total = results.tests.len();
+    let sources = store::read_sources(root, &results);
+    let analysis = analyse(Arc::new(results), measure, args.include_test_code)?;
+    let top = |default: Option<usize>| match args.top {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => default,
+    };
+    if failed == 0 && args.format == Format::Table {
+        eprintln!("All {total} tests passed: there is no failure to localize.");
+        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
+    }
+    let text = match args.format {
+        Format::Table => table::table(&analysis, &sources, top(Some(10)).unwrap_or(usize::MAX)),
+        Format::Json => {
+            serde_json::to_string_pretty(&json::ranking_json(&analysis, &sources, top(None)))
+                .context("serializing the ranking")?
+        }
+        Format::Sarif => serde_json::to_string_pretty(&sarif::sarif(&analysis, top(Some(10))))
+            .context("serializing SARIF")?,
+    };
+    println!("{}", text.trim_end());
+    if failed == 0 {
+        eprintln!("All {total} tests passed: there is no failure to localize.");
+        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
+    }
+    Ok(ExitCode::SUCCESS)
+}

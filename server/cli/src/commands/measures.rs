@@ -1,0 +1,21 @@
+//! `faultlens measures`: the measures and their formulas.
+
+use faultlens_core::measures::{Measure, ALL};
+use std::process::ExitCode;
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let all = ALL.iter().copied().chain([Measure::BlockRank]);
+    for m in all {
+        let info = m.info();
+        println!(
+            "{:<14} {}\n{:<14} {}\n",
+            m.name(),
+            info.formula,
+            "",
+            info.summary
+        );
+    }
+    println!("Also: dstarN (N = 1..10) and opt-<w> for w in ochiai, tarantula, jaccard, kulczynski2, barinel, sbi, sorensen-dice.");
+    println!("Conventions: 0/0 = 0; x/0 = +inf for x > 0 (DStar, Kulczynski1).");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,110 @@
+//! The `faultlens` command line.
+
+mod commands;
+mod progress;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "faultlens",
+    version,
+    about = "Shows which lines of a C program most likely hold the bug behind a failing test."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Sarif,
+}
+
+#[derive(clap::Args)]
+pub struct RankArgs {
+    /// Suspiciousness measure (`faultlens measures` lists them).
+    #[arg(long, short, default_value = "ochiai")]
+    measure: String,
+    /// How many ranked lines to show (0 = all). Default: 10 for the table and SARIF, all for JSON.
+    #[arg(long)]
+    top: Option<usize>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Rank test code (test files, CTest drivers) too.
+    #[arg(long)]
+    include_test_code: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build for coverage, run every test, rank the lines most likely to hold the fault.
+    Localize {
+        /// Project root (default: the current directory).
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        rank: RankArgs,
+        /// Per-test time limit in seconds (overrides [run] timeout).
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Tests run at once (default: number of cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+    },
+    /// Rank again from the last run's results (.faultlens/results.json), without building or running.
+    Rank {
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        rank: RankArgs,
+    },
+    /// List the tests faultlens discovers.
+    Tests {
+        path: Option<PathBuf>,
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Evaluate every measure on fixtures with a ground-truth.json: EXAM and top-N.
+    Eval {
+        /// Fixture directories, or directories containing fixtures (default: ./fixtures).
+        paths: Vec<PathBuf>,
+        /// Only these measures (comma-separated; default: all).
+        #[arg(long, value_delimiter = ',')]
+        measures: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the measures with their formulas.
+    Measures,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Localize {
+            path,
+            rank,
+            timeout,
+            jobs,
+        } => commands::localize::run(path, &rank, timeout, jobs),
+        Command::Rank { path, rank } => commands::localize::rank_only(path, &rank),
+        Command::Tests { path, json } => commands::tests::run(path, json),
+        Command::Eval {
+            paths,
+            measures,
+            json,
+        } => commands::eval::run(paths, &measures, json),
+        Command::Measures => commands::measures::run(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

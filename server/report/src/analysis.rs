@@ -1,0 +1,97 @@
+//! A run ranked under one measure: the unit every renderer works from.
+
+use faultlens_core::measures::Measure;
+use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
+use faultlens_core::results::RunResults;
+use faultlens_core::spectra::{Component, Counts, Spectra};
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub results: Arc<RunResults>,
+    pub measure: Measure,
+    pub spectra: Spectra,
+    /// Every ranked component, best first.
+    pub ranking: Vec<Ranked>,
+}
+
+/// One ranked line with everything a renderer needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    pub ranked: &'a Ranked,
+    pub file: &'a str,
+    pub line: u32,
+    pub counts: Counts,
+}
+
+impl Analysis {
+    /// Ranks a run under a spectrum measure. BlockRank needs control-flow
+    /// graphs and comes through [`Analysis::from_scores`].
+    pub fn new(
+        results: Arc<RunResults>,
+        measure: Measure,
+        include_test_code: bool,
+    ) -> Result<Analysis, String> {
+        if !measure.is_spectrum() {
+            return Err(format!(
+                "{} is not a spectrum measure; its scores come from its own analysis",
+                measure.title()
+            ));
+        }
+        let spectra = Spectra::from_results(&results, include_test_code);
+        let ranking = rank_counts(measure, &spectra.counts);
+        Ok(Analysis {
+            results,
+            measure,
+            spectra,
+            ranking,
+        })
+    }
+
+    /// Ranks a run by scores computed elsewhere (BlockRank), one per component.
+    pub fn from_scores(
+        results: Arc<RunResults>,
+        measure: Measure,
+        include_test_code: bool,
+        score: impl Fn(Component) -> f64,
+    ) -> Analysis {
+        let spectra = Spectra::from_results(&results, include_test_code);
+        let scores: Vec<f64> = spectra.components.iter().map(|c| score(*c)).collect();
+        let ranking = rank_scores(&scores, None);
+        Analysis {
+            results,
+            measure,
+            spectra,
+            ranking,
+        }
+    }
+
+    pub fn entry<'a>(&'a self, ranked: &'a Ranked) -> Entry<'a> {
+        let component = self.spectra.components[ranked.component];
+        Entry {
+            ranked,
+            file: &self.results.files[component.file as usize].path,
+            line: component.line,
+            counts: self.spectra.counts[ranked.component],
+        }
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> {
+        self.ranking.iter().map(|r| self.entry(r))
+    }
+
+    /// Ranked lines that some failing test executed: the ones worth reading.
+    pub fn suspicious(&self) -> usize {
+        self.spectra.counts.iter().filter(|c| c.ef > 0).count()
+    }
+
+    /// Names of the failing tests that executed component `index`.
+    pub fn failing_tests_covering(&self, index: usize) -> Vec<&str> {
+        self.spectra
+            .tests_covering(index)
+            .map(|t| &self.results.tests[t])
+            .filter(|t| t.verdict == faultlens_core::results::Verdict::Fail)
+            .map(|t| t.name.as_str())
+            .collect()
+    }
+}
