@@ -1,0 +1,104 @@
+// Entry point: wires the server connection to the heatmap, the Suspicious
+// Lines view and the status bar, and registers the palette commands.
+import * as vscode from "vscode";
+import * as commands from "./commands";
+import { Heatmap, type PaintedLine } from "./heatmap";
+import type { ScoresParams, StatusParams } from "./protocol";
+import { ServerConnection } from "./serverConnection";
+import { SERVER_SETTING_KEYS } from "./settings";
+import { StatusItem } from "./statusBar";
+import type { ClientState } from "./statusModel";
+import { SuspiciousLinesProvider } from "./suspiciousView";
+import type { TreeNode } from "./treeModel";
+
+/** What `activate` returns: read-only state for tests, which cannot read decorations or tree rows back. */
+export interface FaultlensApi {
+  scores(): ScoresParams | undefined;
+  status(): StatusParams | ClientState;
+  statusBarText(): string;
+  heatmap(): PaintedLine[];
+  heatmapEnabled(): boolean;
+  tree(): TreeNode[];
+  serverPath(): string | undefined;
+  serverRunning(): boolean;
+  /** Resolves once the first start attempt has finished. */
+  ready: Promise<void>;
+}
+
+export function activate(context: vscode.ExtensionContext): FaultlensApi {
+  const log = vscode.window.createOutputChannel("faultlens");
+  const cfg = () => vscode.workspace.getConfiguration("faultlens");
+  const heatmap = new Heatmap(cfg().get<boolean>("heatmap.enabled", true));
+  const tree = new SuspiciousLinesProvider(cfg().get<boolean>("view.groupByFile", true));
+  const status = new StatusItem();
+  let scores: ScoresParams | undefined;
+
+  const view = vscode.window.createTreeView("faultlens.suspiciousLines", { treeDataProvider: tree, showCollapseAll: true });
+  const connection = new ServerConnection(log, {
+    scores: (s) => {
+      scores = s;
+      heatmap.setScores(s);
+      tree.setScores(s);
+      const count = s.files.reduce((n, f) => n + f.lines.length, 0);
+      view.message = count === 0 ? "No line was run by a failing test." : undefined;
+      view.description = s.measure !== "" ? `by ${s.measure}` : undefined;
+    },
+    status: (s) => status.show(s),
+    clientState: (s) => status.show(s),
+  });
+  const ctx: commands.CommandContext = { connection, log };
+
+  const register = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  register("faultlens.runLocalize", () => commands.localize(ctx));
+  register("faultlens.chooseMeasure", (measure?: string) => commands.chooseMeasure(measure));
+  register("faultlens.toggleHeatmap", () => commands.toggleHeatmap());
+  register("faultlens.toggleGrouping", () => commands.toggleGrouping());
+  register("faultlens.showFailingTestsHere", () => commands.showFailingTests(ctx));
+  register("faultlens.showRanking", () => commands.showRanking(ctx));
+  register("faultlens.restartServer", () => connection.restart());
+  register("faultlens.showOutput", () => log.show(true));
+  register("faultlens.showView", () => vscode.commands.executeCommand("faultlens.suspiciousLines.focus"));
+  register("faultlens.revealLine", (uri: string, line: number) => commands.revealLine(uri, line));
+
+  context.subscriptions.push(
+    log,
+    heatmap,
+    tree,
+    status,
+    view,
+    connection,
+    vscode.window.onDidChangeVisibleTextEditors((editors) => heatmap.render(editors)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("faultlens.serverPath")) void connection.restart();
+      else if (SERVER_SETTING_KEYS.some((k) => e.affectsConfiguration(`faultlens.${k}`))) void connection.sendSettings();
+      if (e.affectsConfiguration("faultlens.heatmap.enabled")) heatmap.setEnabled(cfg().get<boolean>("heatmap.enabled", true));
+      if (e.affectsConfiguration("faultlens.view.groupByFile")) tree.setGroupByFile(cfg().get<boolean>("view.groupByFile", true));
+    }),
+    // The server was told `trusted: false` at initialize; a fresh start tells it the news.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.appendLine("[client] workspace trust granted: restarting the server");
+      void connection.restart();
+    }),
+  );
+
+  active = connection;
+  const ready = connection.start();
+  return {
+    scores: () => scores,
+    status: () => status.current(),
+    statusBarText: () => status.text(),
+    heatmap: () => heatmap.snapshot(),
+    heatmapEnabled: () => heatmap.isEnabled(),
+    tree: () => tree.snapshot(),
+    serverPath: () => connection.resolvedServerPath(),
+    serverRunning: () => connection.isRunning(),
+    ready,
+  };
+}
+
+let active: ServerConnection | undefined;
+
+/** Waits for the server to shut down so no process outlives the window. */
+export function deactivate(): Promise<void> | undefined {
+  return active?.stop();
+}

@@ -1,0 +1,115 @@
+// Paints suspicious lines in visible editors: a translucent whole-line
+// background from the viridis scale, a matching overview-ruler mark, and the
+// rank ("#1") after the line so colour is never the only cue. No gutter
+// icons: the gutter belongs to breakpoints.
+import * as vscode from "vscode";
+import { heatShade, shadeStyle, STALE_STYLE, type LineStyle } from "./colorScale";
+import { rankLabel } from "./format";
+import type { ScoredLine, ScoresParams } from "./protocol";
+
+/** What one painted line looks like; returned to tests, which cannot read decorations back. */
+export interface PaintedLine {
+  uri: string;
+  line: number;
+  heat: number;
+  background: string;
+  overviewRuler: string;
+  after: string;
+  stale: boolean;
+}
+
+const STALE_KEY = -1;
+
+export class Heatmap implements vscode.Disposable {
+  private readonly types = new Map<number, vscode.TextEditorDecorationType>();
+  private byUri = new Map<string, ScoredLine[]>();
+  private painted: PaintedLine[] = [];
+
+  constructor(private enabled: boolean) {}
+
+  setScores(scores: ScoresParams | undefined): void {
+    this.byUri = new Map();
+    for (const f of scores?.files ?? []) this.byUri.set(normalizeUri(f.uri), f.lines);
+    this.render();
+  }
+
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    this.render();
+  }
+
+  isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  /** Lines painted in the visible editors at the last render. */
+  snapshot(): PaintedLine[] {
+    return this.painted.map((p) => ({ ...p }));
+  }
+
+  render(editors: readonly vscode.TextEditor[] = vscode.window.visibleTextEditors): void {
+    this.painted = [];
+    for (const editor of editors) this.renderEditor(editor);
+  }
+
+  private renderEditor(editor: vscode.TextEditor): void {
+    const uri = editor.document.uri.toString();
+    const lines = this.enabled ? (this.byUri.get(uri) ?? []) : [];
+    const groups = new Map<number, vscode.DecorationOptions[]>();
+    for (const l of lines) {
+      if (l.line >= editor.document.lineCount) continue;
+      const key = l.stale ? STALE_KEY : heatShade(l.heat);
+      const style = this.styleOf(key);
+      const after = ` ${rankLabel(l.rank)}${l.stale ? " stale" : ""}`;
+      const option: vscode.DecorationOptions = {
+        range: new vscode.Range(l.line, 0, l.line, 0),
+        renderOptions: { after: { contentText: after } },
+      };
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = []));
+      group.push(option);
+      this.painted.push({ uri, line: l.line, heat: l.heat, background: style.background, overviewRuler: style.overviewRuler, after, stale: l.stale });
+    }
+    for (const key of groups.keys()) this.typeOf(key);
+    for (const [key, type] of this.types) editor.setDecorations(type, groups.get(key) ?? []);
+  }
+
+  private styleOf(key: number): LineStyle {
+    return key === STALE_KEY ? STALE_STYLE : shadeStyle(key);
+  }
+
+  private typeOf(key: number): vscode.TextEditorDecorationType {
+    let type = this.types.get(key);
+    if (type === undefined) {
+      const style = this.styleOf(key);
+      type = vscode.window.createTextEditorDecorationType({
+        isWholeLine: true,
+        backgroundColor: style.background,
+        overviewRulerColor: style.overviewRuler,
+        overviewRulerLane: vscode.OverviewRulerLane.Center,
+        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+        after: {
+          color: new vscode.ThemeColor("editorCodeLens.foreground"),
+          margin: "0 0 0 2em",
+          fontWeight: "bold",
+        },
+      });
+      this.types.set(key, type);
+    }
+    return type;
+  }
+
+  dispose(): void {
+    for (const t of this.types.values()) t.dispose();
+    this.types.clear();
+  }
+}
+
+/** Server URIs and editor URIs may encode the same path differently. */
+export function normalizeUri(uri: string): string {
+  try {
+    return vscode.Uri.parse(uri).toString();
+  } catch {
+    return uri;
+  }
+}

@@ -1,0 +1,93 @@
+// Maps the extension's `faultlens.*` settings to what the server expects in
+// initializationOptions and workspace/didChangeConfiguration. Values are
+// checked here so a typo in settings.json gives the default, not a server error.
+// No `vscode` import: unit-tested.
+
+export interface ServerSettings {
+  measure: string;
+  topN: number;
+  autoRunOnSave: boolean;
+  timeoutSeconds: number;
+}
+
+export const DEFAULT_SETTINGS: ServerSettings = {
+  measure: "ochiai",
+  topN: 10,
+  autoRunOnSave: false,
+  timeoutSeconds: 10,
+};
+
+const MAX_TOP_N = 1000;
+
+/** Reads a setting by its key below `faultlens.` (e.g. "topN"). */
+export type SettingReader = (key: string) => unknown;
+
+export function normalizeMeasure(v: unknown): string {
+  if (typeof v !== "string") return DEFAULT_SETTINGS.measure;
+  const m = v.trim().toLowerCase().replace(/_/g, "-");
+  return m === "" ? DEFAULT_SETTINGS.measure : m;
+}
+
+function topN(v: unknown): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 1) return DEFAULT_SETTINGS.topN;
+  return Math.min(MAX_TOP_N, Math.floor(v));
+}
+
+function timeout(v: unknown): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return DEFAULT_SETTINGS.timeoutSeconds;
+  return v;
+}
+
+export function readServerSettings(get: SettingReader): ServerSettings {
+  return {
+    measure: normalizeMeasure(get("measure")),
+    topN: topN(get("topN")),
+    autoRunOnSave: get("autoRunOnSave") === true,
+    timeoutSeconds: timeout(get("timeoutSeconds")),
+  };
+}
+
+/** initializationOptions: the settings plus whether the workspace is trusted. */
+export function initializationOptions(s: ServerSettings, trusted: boolean): ServerSettings & { trusted: boolean } {
+  return { ...s, trusted };
+}
+
+/** Params of workspace/didChangeConfiguration (`trusted` is never sent here). */
+export function configurationChange(s: ServerSettings): { settings: { faultlens: ServerSettings } } {
+  return { settings: { faultlens: { ...s } } };
+}
+
+/** Which setting keys (below `faultlens.`) the server cares about. */
+export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = ["measure", "topN", "autoRunOnSave", "timeoutSeconds"];
+
+export interface MeasureChoice {
+  id: string;
+  label: string;
+  description: string;
+}
+
+/** Measures offered by "Choose measure"; the server also accepts e.g. "dstar3" typed in. */
+export const MEASURES: readonly MeasureChoice[] = [
+  { id: "ochiai", label: "Ochiai", description: "good default for single faults" },
+  { id: "dstar", label: "DStar (D*, exponent 2)", description: "often best on single faults" },
+  { id: "op2", label: "Op2", description: "optimal for single faults in theory" },
+  { id: "tarantula", label: "Tarantula", description: "the classic" },
+  { id: "jaccard", label: "Jaccard", description: "" },
+  { id: "barinel", label: "Barinel", description: "" },
+  { id: "naish1", label: "Naish1", description: "" },
+  { id: "kulczynski1", label: "Kulczynski1", description: "" },
+  { id: "kulczynski2", label: "Kulczynski2", description: "" },
+  { id: "zoltar", label: "Zoltar", description: "" },
+  { id: "gp13", label: "GP13", description: "evolved by genetic programming" },
+  { id: "wong1", label: "Wong1", description: "" },
+  { id: "wong2", label: "Wong2", description: "" },
+  { id: "wong3", label: "Wong3", description: "" },
+  { id: "sbi", label: "SBI", description: "" },
+  { id: "ample", label: "Ample", description: "" },
+  { id: "russell-rao", label: "Russell-Rao", description: "" },
+  { id: "sorensen-dice", label: "Sørensen-Dice", description: "" },
+  { id: "anderberg", label: "Anderberg", description: "" },
+  { id: "m2", label: "M2", description: "" },
+  { id: "opt", label: "Opt", description: "Op2 order, Ochiai tie-break" },
+  { id: "blockrank", label: "BlockRank", description: "ranks over the control-flow graph" },
+];

@@ -1,0 +1,64 @@
+// What the status bar item says for each server state. No `vscode` import: unit-tested.
+import type { StatusParams } from "./protocol";
+
+/** Client-side states the server cannot report (it is not running). */
+export type ClientState = "starting" | "notFound" | "stopped";
+
+export interface StatusPresentation {
+  text: string;
+  tooltip: string;
+  /** Drives the item's background: warning/error use the theme's status colours. */
+  severity: "normal" | "warning" | "error";
+}
+
+function counts(s: StatusParams): string {
+  if (s.failing === undefined) return "";
+  if (s.total === undefined) return `${s.failing} failing`;
+  return `${s.failing} failing of ${s.total}`;
+}
+
+export function presentStatus(s: StatusParams | ClientState): StatusPresentation {
+  const name = "faultlens";
+  if (typeof s === "string") {
+    switch (s) {
+      case "starting":
+        return { text: `$(loading~spin) ${name}`, tooltip: "faultlens: starting the language server", severity: "normal" };
+      case "notFound":
+        return {
+          text: `$(error) ${name}: no server`,
+          tooltip: "faultlens: the language server binary was not found. Click for details.",
+          severity: "error",
+        };
+      case "stopped":
+        return { text: `$(debug-disconnect) ${name}: stopped`, tooltip: "faultlens: the language server stopped. See the log.", severity: "error" };
+    }
+  }
+  const detail = s.message !== "" ? s.message : undefined;
+  switch (s.state) {
+    case "running":
+      return { text: `$(sync~spin) ${name}: ${detail ?? "running"}`, tooltip: `faultlens: localizing. ${detail ?? ""}`.trim(), severity: "normal" };
+    case "done": {
+      const c = counts(s);
+      const text = s.failing === 0 ? `$(pass) ${name}: no failing tests` : `$(bug) ${name}: ${c !== "" ? c : "done"}`;
+      return { text, tooltip: `faultlens: ${detail ?? c}. Click to see the suspicious lines.`, severity: "normal" };
+    }
+    case "stale":
+      return {
+        text: `$(history) ${name}: stale`,
+        tooltip: `faultlens: sources changed since the last run; the ranking may be out of date. Run Localize again. ${detail ?? ""}`.trim(),
+        severity: "warning",
+      };
+    case "error":
+      return { text: `$(error) ${name}: error`, tooltip: `faultlens: ${detail ?? "the last run failed"}. See the log.`, severity: "error" };
+    case "untrusted":
+      return {
+        text: `$(shield) ${name}: restricted`,
+        tooltip: "faultlens: this workspace is not trusted, so faultlens shows existing results but does not build or run tests.",
+        severity: "warning",
+      };
+    case "noResults":
+      return { text: `$(beaker) ${name}: no results`, tooltip: "faultlens: no results yet. Run Localize.", severity: "normal" };
+    case "idle":
+      return { text: `$(beaker) ${name}`, tooltip: `faultlens: ${detail ?? "ready"}`, severity: "normal" };
+  }
+}

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { configurationChange, DEFAULT_SETTINGS, initializationOptions, MEASURES, normalizeMeasure, readServerSettings } from "../src/settings";
+
+const reader = (o: Record<string, unknown>) => (k: string) => o[k];
+
+test("defaults when nothing is set", () => {
+  assert.deepEqual(readServerSettings(reader({})), DEFAULT_SETTINGS);
+  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false, timeoutSeconds: 10 });
+});
+
+test("settings map one to one onto the server's keys", () => {
+  const s = readServerSettings(reader({ measure: "DStar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5, serverPath: "/x", "heatmap.enabled": false }));
+  assert.deepEqual(s, { measure: "dstar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5 });
+});
+
+test("bad values fall back to the defaults or are clamped", () => {
+  const s = readServerSettings(reader({ measure: "  ", topN: 0, autoRunOnSave: "yes", timeoutSeconds: -1 }));
+  assert.deepEqual(s, DEFAULT_SETTINGS);
+  assert.equal(readServerSettings(reader({ topN: 7.9 })).topN, 7);
+  assert.equal(readServerSettings(reader({ topN: 1e9 })).topN, 1000);
+  assert.equal(readServerSettings(reader({ timeoutSeconds: Number.POSITIVE_INFINITY })).timeoutSeconds, 10);
+});
+
+test("measure names are normalized like the server does", () => {
+  assert.equal(normalizeMeasure("Sorensen_Dice"), "sorensen-dice");
+  assert.equal(normalizeMeasure(3), "ochiai");
+  assert.equal(normalizeMeasure("dstar3"), "dstar3");
+});
+
+test("initializationOptions carry trust; configuration changes never do", () => {
+  const s = readServerSettings(reader({ measure: "op2" }));
+  assert.deepEqual(initializationOptions(s, false), { ...s, trusted: false });
+  assert.equal(initializationOptions(s, true).trusted, true);
+  const change = configurationChange(s);
+  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false, timeoutSeconds: 10 } } });
+  assert.equal("trusted" in change.settings.faultlens, false);
+});
+
+test("measure choices have unique ids the server knows", () => {
+  const ids = MEASURES.map((m) => m.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ["ochiai", "dstar", "tarantula", "op2", "blockrank"]) assert.ok(ids.includes(id), id);
+});
