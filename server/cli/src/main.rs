@@ -80,6 +80,8 @@ enum Command {
     },
     /// List the measures with their formulas.
     Measures,
+    /// Serve the Language Server Protocol over stdin/stdout (for editors).
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -99,6 +101,7 @@ fn main() -> ExitCode {
             json,
         } => commands::eval::run(paths, &measures, json),
         Command::Measures => commands::measures::run(),
+        Command::Lsp => faultlens_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
