@@ -1,9 +1,47 @@
-//! faultlens-lsp: the language server.
-
-/// Serves the Language Server Protocol on stdin/stdout until the client exits.
-pub fn run_stdio() -> anyhow::Result<()> {
-    Ok(())
-}
+//! faultlens-lsp: the faultlens language server.
+//!
+//! `faultlens lsp` speaks the Language Server Protocol over stdio. It shows
+//! the most suspicious lines of the last localization run as diagnostics,
+//! code lenses and hovers, follows the user's edits, picks up results that
+//! other tools write, and (in a trusted workspace) re-runs the tests in the
+//! background.
+//!
+//! The pure modules (`settings`, `tracking`, `document`, `localization`,
+//! `placement`, `diagnostics`, `lenses`, `hover`, `scores`, `state`) compute
+//! what to show; `server`, `run` and `reload` move data between them, the
+//! client and the disk.
+//!
+//! # Protocol surface
+//!
+//! Initialization options (all optional): `{"trusted": false, "measure":
+//! "ochiai", "topN": 10, "autoRunOnSave": false, "timeoutSeconds": 10}`.
+//! Only `"trusted": true` lets the server build and run code; without it,
+//! results already in `.faultlens/results.json` are still shown.
+//! `workspace/didChangeConfiguration` accepts the same keys (except
+//! `trusted`) under `settings.faultlens` or at the top level of `settings`.
+//!
+//! Commands (`workspace/executeCommand`):
+//! - `faultlens.localize`: build, run the tests, rank; cancels a run in
+//!   progress. Answers `{"started": true, "run": n}` or `{"started": false,
+//!   "reason": "..."}` (untrusted workspace).
+//! - `faultlens.showFailingTests`, arguments `[{"uri", "line"}]` (0-based
+//!   line) or none: shows the failing tests that ran the line and answers
+//!   `[{"name", "reason", "location"?}]` (`location` is an LSP Location).
+//! - `faultlens.setMeasure`, arguments `["dstar"]`: re-ranks.
+//!
+//! Custom messages:
+//! - request `faultlens/ranking`, params `{}` or `{"measure": "dstar"}`: the
+//!   CLI's `--format json` document.
+//! - notification `faultlens/scores`: `{"measure", "files": [{"uri",
+//!   "lines": [{"line" (0-based), "score", "heat" (0..1), "rank", "ef", "ep",
+//!   "stale"}]}]}`, after every (re)ranking and edit.
+//! - notification `faultlens/status`: `{"state": "idle" | "running" | "done"
+//!   | "error" | "untrusted" | "stale" | "noResults", "message", "failing",
+//!   "total"}`.
+//!
+//! Progress (`window/workDoneProgress/create` + `$/progress`) is reported
+//! for runs when the client supports it; failures go to `window/showMessage`
+//! and compiler errors become diagnostics at the compiler's location.
 
 pub mod diagnostics;
 pub mod document;
@@ -11,7 +49,39 @@ pub mod hover;
 pub mod lenses;
 pub mod localization;
 pub mod placement;
+pub mod protocol;
+pub mod ranking;
+pub mod reload;
+pub mod run;
 pub mod scores;
+pub mod server;
 pub mod settings;
 pub mod state;
 pub mod tracking;
+
+use std::time::Duration;
+use tower_lsp_server::{LspService, Server};
+
+/// Serves the Language Server Protocol on stdin/stdout until the client
+/// exits or goes away. Blocks; builds its own tokio runtime.
+pub fn run_stdio() -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let backend = runtime.block_on(async {
+        let (service, socket) = LspService::build(server::Backend::new)
+            .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
+            .finish();
+        let backend = service.inner().clone();
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+            .serve(service)
+            .await;
+        backend
+    });
+    // The client is gone: stop test processes of a run in progress, and do
+    // not wait long for background work.
+    backend.cancel_run();
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    Ok(())
+}

@@ -1,0 +1,21 @@
+//! The `faultlens/ranking` answer: the CLI's JSON ranking document, built by
+//! the same code (`faultlens_report`) so the two never drift apart.
+
+use crate::localization::Localization;
+use faultlens_core::measures::Measure;
+use faultlens_core::sources::SourceTexts;
+use faultlens_report::Analysis;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Blocking: reads the ranked files' text from disk, as the CLI does.
+pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
+    let analysis = Analysis::new(Arc::new(loc.results.clone()), measure, false)?;
+    let mut sources = SourceTexts::default();
+    for file in &loc.results.files {
+        if let Ok(text) = std::fs::read_to_string(loc.path_of(&file.path)) {
+            sources.insert(file.path.clone(), &text);
+        }
+    }
+    Ok(faultlens_report::json::ranking_json(&analysis, &sources, None))
+}

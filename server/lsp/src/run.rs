@@ -1,0 +1,160 @@
+//! A background localization run: build, run the tests, write the results
+//! file, republish. Reports progress to the client; a newer run cancels it.
+
+use crate::diagnostics::{build_diagnostics, CompilerMessage};
+use crate::server::Backend;
+use crate::state::{ActiveRun, Problem};
+use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
+use std::path::PathBuf;
+use std::time::Duration;
+use tower_lsp_server::ls_types::{MessageType, NumberOrString, ProgressToken, Uri};
+
+/// Progress as (percentage, message): building and discovery take the first
+/// tenth, test runs most of the rest.
+pub fn progress_step(p: &Progress) -> (u32, String) {
+    match p {
+        Progress::Building => (2, "building with coverage".into()),
+        Progress::Discovering => (8, "finding the tests".into()),
+        Progress::Running { done, total, test } => {
+            let pct = 10 + (80 * *done / (*total).max(1)) as u32;
+            (pct, format!("running tests {done}/{total}: {test}"))
+        }
+        Progress::Collecting => (92, "collecting coverage".into()),
+    }
+}
+
+/// Runs the pipeline in a blocking thread and reports what happened.
+pub async fn run(backend: Backend, active: ActiveRun, root: PathBuf, timeout: Duration, progress: bool) {
+    let generation = active.generation;
+    let token = ProgressToken::String(format!("faultlens/run/{generation}"));
+    let reporter = if progress && backend.client.create_work_done_progress(token.clone()).await.is_ok() {
+        Some(
+            backend
+                .client
+                .progress(token, "faultlens")
+                .with_message("starting")
+                .with_percentage(0)
+                .begin()
+                .await,
+        )
+    } else {
+        None
+    };
+
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+    let cancel = active.cancel.clone();
+    let work_root = root.clone();
+    let job = tokio::task::spawn_blocking(move || {
+        let project = Project::load(&work_root)?;
+        let options = RunOptions {
+            timeout: Some(timeout),
+            jobs: None,
+        };
+        let report = |p: Progress| {
+            let _ = tx.send(p);
+        };
+        let results = localize(&project, &options, &report, &cancel)?;
+        if cancel.is_cancelled() {
+            return Err(PipelineError::Cancelled);
+        }
+        store::write_results(&work_root, &results)?;
+        Ok(results)
+    });
+    while let Some(p) = rx.recv().await {
+        if let Some(reporter) = &reporter {
+            let (pct, message) = progress_step(&p);
+            reporter.report_with_message(message, pct).await;
+        }
+    }
+    let outcome = match job.await {
+        Ok(outcome) => outcome,
+        Err(e) => Err(PipelineError::Discovery(format!("the run stopped unexpectedly: {e}"))),
+    };
+
+    let current = backend.is_current(generation);
+    let summary = match &outcome {
+        Ok(results) => {
+            if let Some(reporter) = &reporter {
+                reporter.report_with_message("ranking", 96).await;
+            }
+            format!("{} failing of {} tests", results.failed_count(), results.tests.len())
+        }
+        Err(PipelineError::Cancelled) => "cancelled: a newer run replaced this one".into(),
+        Err(e) => format!("failed: {}", first_line(&e.to_string())),
+    };
+    if current {
+        let mut state = backend.state();
+        state.run = None;
+        match &outcome {
+            Ok(_) => {
+                state.build_errors.clear();
+                state.problem = None;
+            }
+            Err(PipelineError::Cancelled) => {}
+            Err(e) => {
+                state.problem = Some(Problem::Run(first_line(&e.to_string())));
+                state.build_errors.clear();
+                if let PipelineError::Build { diagnostics, .. } = e {
+                    let messages: Vec<CompilerMessage> = diagnostics
+                        .iter()
+                        .map(|d| CompilerMessage {
+                            file: d.file.clone(),
+                            line: d.line,
+                            column: d.column,
+                            severity: d.severity.clone(),
+                            message: d.message.clone(),
+                        })
+                        .collect();
+                    for (file, list) in build_diagnostics(&messages) {
+                        if let Some(uri) = Uri::from_file_path(root.join(&file)) {
+                            state.build_errors.insert(uri.as_str().to_string(), list);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if current {
+        match &outcome {
+            Ok(_) => backend.reload(false).await,
+            Err(PipelineError::Cancelled) => {}
+            Err(e) => {
+                backend
+                    .client
+                    .show_message(MessageType::ERROR, format!("faultlens: {e}"))
+                    .await;
+                backend.publish().await;
+            }
+        }
+        backend.send_status().await;
+    }
+    if let Some(reporter) = reporter {
+        reporter.finish_with_message(summary).await;
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or(text).to_string()
+}
+
+#[allow(dead_code)]
+fn token_text(token: &ProgressToken) -> String {
+    match token {
+        NumberOrString::Number(n) => n.to_string(),
+        NumberOrString::String(s) => s.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_climbs_with_the_tests() {
+        assert_eq!(progress_step(&Progress::Building).0, 2);
+        let half = Progress::Running { done: 5, total: 10, test: "t".into() };
+        assert_eq!(progress_step(&half), (50, "running tests 5/10: t".into()));
+        let none = Progress::Running { done: 0, total: 0, test: "t".into() };
+        assert_eq!(progress_step(&none).0, 10);
+    }
+}

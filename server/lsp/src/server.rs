@@ -1,0 +1,524 @@
+//! The protocol edge: tower-lsp-server handlers that lock the shared state,
+//! ask the pure modules what to show, unlock, and talk to the client.
+//! Requests answer from the last complete results; builds and test runs
+//! happen in background tasks (see `run`).
+
+use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
+use crate::protocol::{Scores, Status};
+use crate::reload::{self, Loaded};
+use crate::settings::{trusted_from_init, Settings};
+use crate::state::{Problem, State, UNTRUSTED};
+use crate::{ranking, run};
+use faultlens_core::measures::Measure;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+/// How often the results file is checked when the client does not tell us
+/// about changes (and as a fallback when it does).
+pub const POLL_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Wait after a save before re-running, so a burst of saves runs once.
+pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(750);
+
+/// The language server. Cheap to clone: background tasks hold clones.
+#[derive(Clone)]
+pub struct Backend {
+    pub client: Client,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// Serializes publications so diagnostics arrive in the order computed.
+    publish: tokio::sync::Mutex<()>,
+    /// Serializes reads of the results file.
+    reload: tokio::sync::Mutex<()>,
+    client_caps: Mutex<ClientCaps>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct ClientCaps {
+    watch_registration: bool,
+    code_lens_refresh: bool,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            shared: Arc::new(Shared {
+                state: Mutex::new(State::default()),
+                publish: tokio::sync::Mutex::new(()),
+                reload: tokio::sync::Mutex::new(()),
+                client_caps: Mutex::new(ClientCaps::default()),
+            }),
+        }
+    }
+
+    /// The state, even if a panicking thread poisoned the lock (the state
+    /// stays usable: every update is a plain assignment).
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn caps(&self) -> ClientCaps {
+        *self.shared.client_caps.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends what the current state shows: diagnostics, scores, status.
+    pub async fn publish(&self) {
+        let _order = self.shared.publish.lock().await;
+        let to_read = self.state().files_to_read();
+        let disk: HashMap<u32, String> = if to_read.is_empty() {
+            HashMap::new()
+        } else {
+            tokio::task::spawn_blocking(move || {
+                to_read
+                    .into_iter()
+                    .filter_map(|(f, path)| std::fs::read_to_string(path).ok().map(|t| (f, t)))
+                    .collect()
+            })
+            .await
+            .unwrap_or_default()
+        };
+        let publication = self.state().publication(&disk);
+        for (uri, diagnostics, version) in publication.diagnostics {
+            self.client.publish_diagnostics(uri, diagnostics, version).await;
+        }
+        if let Some(scores) = publication.scores {
+            self.client.send_notification::<Scores>(scores).await;
+        }
+        self.client.send_notification::<Status>(publication.status).await;
+        if self.caps().code_lens_refresh {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let _ = client.code_lens_refresh().await;
+            });
+        }
+    }
+
+    /// Sends only the status.
+    pub async fn send_status(&self) {
+        let status = self.state().status();
+        self.client.send_notification::<Status>(status).await;
+    }
+
+    /// Reads the results file if it changed (or always, with `force`) and
+    /// republishes.
+    pub async fn reload(&self, force: bool) {
+        let _one_at_a_time = self.shared.reload.lock().await;
+        let (root, measure, known) = {
+            let state = self.state();
+            let Some(root) = state.root.clone() else { return };
+            let known = if force { None } else { state.results_signature };
+            (root, state.settings.measure, known)
+        };
+        let loaded = tokio::task::spawn_blocking(move || reload::load(&root, measure, known))
+            .await
+            .unwrap_or_else(|e| Loaded::Broken(format!("reading the results failed: {e}"), dummy_signature()));
+        match loaded {
+            Loaded::Unchanged => {}
+            Loaded::Missing => {
+                let had = {
+                    let mut state = self.state();
+                    let had = state.localization.is_some();
+                    state.clear_results();
+                    had
+                };
+                if had || force {
+                    self.publish().await;
+                }
+            }
+            Loaded::Ranked(loc, signature) => {
+                {
+                    let mut state = self.state();
+                    // A measure change while reading: rank again under the new one.
+                    state.install(*loc, Some(signature));
+                    state.rerank();
+                }
+                self.publish().await;
+            }
+            Loaded::Broken(message, signature) => {
+                let first_time = {
+                    let mut state = self.state();
+                    let first = state.results_signature != Some(signature);
+                    state.results_signature = Some(signature);
+                    state.problem = Some(Problem::Results(message.clone()));
+                    first
+                };
+                if first_time {
+                    self.client
+                        .show_message(MessageType::ERROR, format!("faultlens: {message}"))
+                        .await;
+                }
+                self.send_status().await;
+            }
+        }
+    }
+
+    /// Checks the results file every `POLL_INTERVAL` until the client goes.
+    fn spawn_poller(&self) {
+        let backend = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(POLL_INTERVAL);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                backend.reload(false).await;
+            }
+        });
+    }
+
+    /// Asks the client to tell us when the results file changes.
+    fn spawn_watch_registration(&self) {
+        if !self.caps().watch_registration {
+            return;
+        }
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let options = DidChangeWatchedFilesRegistrationOptions {
+                watchers: vec![FileSystemWatcher {
+                    glob_pattern: GlobPattern::String("**/.faultlens/results.json".into()),
+                    kind: None,
+                }],
+            };
+            let registration = Registration {
+                id: "faultlens-results-watcher".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(options).ok(),
+            };
+            if let Err(e) = client.register_capability(vec![registration]).await {
+                client
+                    .log_message(
+                        MessageType::INFO,
+                        format!("faultlens: the client did not accept a file watcher ({e}); polling the results file instead"),
+                    )
+                    .await;
+            }
+        });
+    }
+
+    /// Starts a build-and-run in the background, cancelling one in progress.
+    /// Refused (with the reason) when the workspace is not trusted.
+    pub async fn start_run(&self) -> std::result::Result<u64, String> {
+        let started = {
+            let mut state = self.state();
+            if !state.trusted {
+                Err(format!("faultlens will not run anything: {UNTRUSTED}"))
+            } else if let Some(root) = state.root.clone() {
+                if let Some(old) = state.run.take() {
+                    old.cancel.cancel();
+                }
+                state.run_generation += 1;
+                let active = crate::state::ActiveRun {
+                    generation: state.run_generation,
+                    cancel: faultlens_pipeline::CancelToken::new(),
+                };
+                state.run = Some(active.clone());
+                Ok((active, root, state.settings.timeout, state.client_supports_progress))
+            } else {
+                Err("faultlens has no workspace folder to run in: open a folder (the project root) in the editor".into())
+            }
+        };
+        match started {
+            Ok((active, root, timeout, progress)) => {
+                let generation = active.generation;
+                tokio::spawn(run::run(self.clone(), active, root, timeout, progress));
+                self.send_status().await;
+                Ok(generation)
+            }
+            Err(message) => {
+                self.client.show_message(MessageType::WARNING, &message).await;
+                Err(message)
+            }
+        }
+    }
+
+    /// Whether run `generation` is still the current one.
+    pub fn is_current(&self, generation: u64) -> bool {
+        self.state().run.as_ref().is_some_and(|r| r.generation == generation)
+    }
+
+    /// The `faultlens/ranking` request.
+    pub async fn ranking(&self, params: Value) -> Result<Value> {
+        let (loc, measure) = {
+            let state = self.state();
+            let Some(loc) = state.localization.clone() else {
+                return Err(request_failed("no results yet: run `faultlens localize` or the faultlens.localize command"));
+            };
+            (loc, state.settings.measure)
+        };
+        let measure = match params.get("measure") {
+            None | Some(Value::Null) => measure,
+            Some(Value::String(name)) => Measure::parse(name).map_err(Error::invalid_params)?,
+            Some(other) => return Err(Error::invalid_params(format!("measure must be a string, got {other}"))),
+        };
+        tokio::task::spawn_blocking(move || ranking::ranking_json(&loc, measure))
+            .await
+            .map_err(|e| request_failed(&format!("ranking failed: {e}")))?
+            .map_err(Error::invalid_params)
+    }
+
+    async fn show_failing_tests(&self, arguments: &[Value]) -> Result<Option<Value>> {
+        let place = match arguments.first() {
+            None | Some(Value::Null) => None,
+            Some(arg) => {
+                let uri = arg.get("uri").and_then(Value::as_str).and_then(|u| u.parse::<Uri>().ok());
+                let line = arg.get("line").and_then(Value::as_u64);
+                match (uri, line) {
+                    (Some(uri), Some(line)) => Some((uri, line as u32)),
+                    _ => {
+                        return Err(Error::invalid_params(
+                            "faultlens.showFailingTests takes [{\"uri\": \"file:///...\", \"line\": <0-based>}] or no arguments",
+                        ))
+                    }
+                }
+            }
+        };
+        let tests = self
+            .state()
+            .failing_tests(place.as_ref().map(|(u, l)| (u, *l)));
+        let text = if tests.is_empty() {
+            "faultlens: no failing test ran this line".to_string()
+        } else {
+            let lines: Vec<String> = tests
+                .iter()
+                .map(|t| match t["reason"].as_str() {
+                    Some(reason) => format!("{}: {reason}", t["name"].as_str().unwrap_or("?")),
+                    None => t["name"].as_str().unwrap_or("?").to_string(),
+                })
+                .collect();
+            format!("faultlens: failing tests that ran this line:\n{}", lines.join("\n"))
+        };
+        self.client.show_message(MessageType::INFO, text).await;
+        Ok(Some(Value::Array(tests)))
+    }
+
+    async fn set_measure(&self, arguments: &[Value]) -> Result<Option<Value>> {
+        let Some(name) = arguments.first().and_then(Value::as_str) else {
+            return Err(Error::invalid_params("faultlens.setMeasure takes the measure's name, e.g. [\"dstar\"]"));
+        };
+        let mut settings = self.state().settings.clone();
+        let problems = settings.apply(&json!({ "measure": name }));
+        if let Some(problem) = problems.first() {
+            self.client.show_message(MessageType::WARNING, problem).await;
+            return Err(Error::invalid_params(problem.clone()));
+        }
+        {
+            let mut state = self.state();
+            state.settings.measure = settings.measure;
+            state.rerank();
+        }
+        self.publish().await;
+        Ok(Some(json!({ "measure": settings.measure.name() })))
+    }
+
+    /// Cancels any run: the client is going away.
+    pub fn cancel_run(&self) {
+        if let Some(run) = self.state().run.take() {
+            run.cancel.cancel();
+        }
+    }
+}
+
+fn request_failed(message: &str) -> Error {
+    Error {
+        code: tower_lsp_server::jsonrpc::ErrorCode::ServerError(-32803),
+        message: message.to_string().into(),
+        data: None,
+    }
+}
+
+fn dummy_signature() -> crate::state::FileSignature {
+    crate::state::FileSignature {
+        modified: std::time::SystemTime::UNIX_EPOCH,
+        len: 0,
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let options = params.initialization_options.as_ref();
+        let mut settings = Settings::default();
+        let problems = options.map(|o| settings.apply(o)).unwrap_or_default();
+        let folders: Option<Vec<Uri>> = params
+            .workspace_folders
+            .as_ref()
+            .map(|f| f.iter().map(|f| f.uri.clone()).collect());
+        #[allow(deprecated)]
+        let root = crate::state::root_from(params.root_uri.as_ref(), folders.as_deref(), params.root_path.as_deref());
+        let caps = &params.capabilities;
+        {
+            let mut state = self.state();
+            state.root = root;
+            state.trusted = trusted_from_init(options);
+            state.settings = settings;
+            state.client_supports_progress = caps
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false);
+        }
+        {
+            let workspace = caps.workspace.as_ref();
+            let mut client_caps = self.shared.client_caps.lock().unwrap_or_else(|e| e.into_inner());
+            client_caps.watch_registration = workspace
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false);
+            client_caps.code_lens_refresh = workspace
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false);
+        }
+        if !problems.is_empty() {
+            let client = self.client.clone();
+            // Shown once the client is ready for messages.
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                for p in problems {
+                    client.show_message(MessageType::WARNING, format!("faultlens: {p}")).await;
+                }
+            });
+        }
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo {
+                name: "faultlens".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            capabilities: ServerCapabilities {
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                    ..Default::default()
+                })),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![LOCALIZE.into(), SHOW_FAILING_TESTS.into(), SET_MEASURE.into()],
+                    ..Default::default()
+                }),
+                ..ServerCapabilities::default()
+            },
+            ..Default::default()
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let (trusted, has_root) = {
+            let state = self.state();
+            (state.trusted, state.root.is_some())
+        };
+        if !has_root {
+            self.client
+                .show_message(
+                    MessageType::WARNING,
+                    "faultlens: no workspace folder; open the project's root folder to see its results",
+                )
+                .await;
+        }
+        if !trusted {
+            self.client.show_message(MessageType::INFO, format!("faultlens: {UNTRUSTED}")).await;
+        }
+        self.spawn_watch_registration();
+        self.reload(true).await;
+        self.spawn_poller();
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.cancel_run();
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.state().open(doc.uri, doc.text, doc.version);
+        self.publish().await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // Update the document before the first `.await`: handlers run
+        // concurrently, and the next change must see this one.
+        let known = self.state().change(
+            &params.text_document.uri,
+            params.text_document.version,
+            &params.content_changes,
+        );
+        if known {
+            self.publish().await;
+        }
+    }
+
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+        let generation = {
+            let mut state = self.state();
+            if !(state.settings.auto_run_on_save && state.trusted) {
+                return;
+            }
+            state.save_generation += 1;
+            state.save_generation
+        };
+        let backend = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(SAVE_DEBOUNCE).await;
+            if backend.state().save_generation == generation {
+                let _ = backend.start_run().await;
+            }
+        });
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.state().close(&params.text_document.uri);
+        self.publish().await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let problems = {
+            let mut state = self.state();
+            let problems = state.settings.apply_configuration(&params.settings);
+            state.rerank();
+            problems
+        };
+        for p in problems {
+            self.client.show_message(MessageType::WARNING, format!("faultlens: {p}")).await;
+        }
+        self.publish().await;
+    }
+
+    async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
+        self.reload(false).await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        Ok(self.state().hover(&at.text_document.uri, at.position))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        Ok(Some(self.state().lenses(&params.text_document.uri)))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        match params.command.as_str() {
+            LOCALIZE => Ok(Some(match self.start_run().await {
+                Ok(run) => json!({ "started": true, "run": run }),
+                Err(reason) => json!({ "started": false, "reason": reason }),
+            })),
+            SHOW_FAILING_TESTS => self.show_failing_tests(&params.arguments).await,
+            SET_MEASURE => self.set_measure(&params.arguments).await,
+            other => Err(Error::invalid_params(format!(
+                "unknown command {other:?}; faultlens offers {LOCALIZE}, {SHOW_FAILING_TESTS} and {SET_MEASURE}"
+            ))),
+        }
+    }
+}
