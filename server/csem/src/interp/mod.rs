@@ -1,0 +1,843 @@
+//! The concrete interpreter: runs a test (arguments, stdin) over the IR and
+//! yields the output, the exit status and the trace of statement instances.
+//! Undefined behaviour stops the run with a runtime error and its location.
+
+mod libc;
+pub mod memory;
+
+use crate::intops;
+use crate::ir::*;
+use crate::types::{IntKind, Type};
+use memory::{Memory, ObjId, Ptr};
+
+/// One test as plain data.
+#[derive(Clone, Debug, Default)]
+pub struct TestInput {
+    pub args: Vec<String>,
+    pub stdin: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// `argv[0]`; glibc's assertion message starts with it.
+    pub program_name: String,
+    /// Statement instances before the run is stopped (the model's timeout).
+    pub max_steps: u64,
+    pub max_call_depth: usize,
+    pub trace: bool,
+    /// Trace events kept at most (the run goes on; the trace says it was cut).
+    pub max_trace: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            program_name: "prog".into(),
+            max_steps: 50_000_000,
+            max_call_depth: 20_000,
+            trace: false,
+            max_trace: 1_000_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Normal termination with this status (0..=255).
+    Exited(i32),
+    /// Killed by a signal (6 = SIGABRT from `assert`/`abort`).
+    Signaled(i32),
+    /// Undefined behaviour or a construct outside the model, at `range`.
+    RuntimeError {
+        message: String,
+        range: SrcRange,
+        location: String,
+    },
+    /// The step limit was reached (the run would be killed by the timeout).
+    StepLimit,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceValue {
+    Int {
+        kind: IntKind,
+        bits: u64,
+    },
+    /// A pointer, shown as `&object+offset` or `NULL`.
+    Ptr(String),
+}
+
+impl TraceValue {
+    pub fn display(&self) -> String {
+        match self {
+            TraceValue::Int { kind, bits } => kind.value(*bits).to_string(),
+            TraceValue::Ptr(s) => s.clone(),
+        }
+    }
+}
+
+/// One executed statement instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    pub stmt: StmtId,
+    pub func: FuncId,
+    pub range: SrcRange,
+    /// The value it produced: the stored value, the condition, the returned value.
+    pub value: Option<TraceValue>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub outcome: Outcome,
+    pub trace: Vec<TraceEvent>,
+    pub trace_truncated: bool,
+    pub steps: u64,
+}
+
+impl RunResult {
+    /// The exit status as a shell reports it (128+signal for signals).
+    pub fn exit_code(&self) -> Option<i32> {
+        match self.outcome {
+            Outcome::Exited(c) => Some(c),
+            Outcome::Signaled(s) => Some(128 + s),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Val {
+    Int(u64),
+    Ptr(Ptr),
+    Agg(Vec<u8>, Vec<bool>, Vec<(u64, Ptr)>),
+    Void,
+}
+
+/// Why execution stops early.
+pub(crate) enum Stop {
+    Exit(i32),
+    Abort,
+    Error(String, SrcRange),
+    StepLimit,
+}
+
+type R<T> = Result<T, Stop>;
+
+/// Run `main` of `prog` on one test.
+pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
+    // Deep recursion in the C program recurses in the interpreter: give it room.
+    let result = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || run_here(prog, test, opts))
+            .map(|h| h.join())
+    });
+    match result {
+        Ok(Ok(r)) => r,
+        _ => RunResult {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            outcome: Outcome::RuntimeError {
+                message: "internal error: the interpreter thread failed".into(),
+                range: SrcRange::default(),
+                location: String::new(),
+            },
+            trace: Vec::new(),
+            trace_truncated: false,
+            steps: 0,
+        },
+    }
+}
+
+fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
+    let mut m = Machine {
+        prog,
+        opts,
+        mem: Memory::default(),
+        globals: Vec::new(),
+        strings: Vec::new(),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stdin: &test.stdin,
+        stdin_pos: 0,
+        trace: Vec::new(),
+        trace_truncated: false,
+        steps: 0,
+        depth: 0,
+        frames: Vec::new(),
+    };
+    let outcome = match m.start(test) {
+        Ok(code) => Outcome::Exited(code & 0xff),
+        Err(Stop::Exit(code)) => Outcome::Exited(code & 0xff),
+        Err(Stop::Abort) => {
+            // stdout to a pipe is fully buffered (4096 bytes); abort does not flush it.
+            let kept = m.stdout.len() - m.stdout.len() % 4096;
+            m.stdout.truncate(kept);
+            Outcome::Signaled(6)
+        }
+        Err(Stop::Error(message, range)) => Outcome::RuntimeError {
+            location: prog.location(range),
+            message,
+            range,
+        },
+        Err(Stop::StepLimit) => Outcome::StepLimit,
+    };
+    RunResult {
+        stdout: m.stdout,
+        stderr: m.stderr,
+        outcome,
+        trace: m.trace,
+        trace_truncated: m.trace_truncated,
+        steps: m.steps,
+    }
+}
+
+pub(crate) struct Machine<'a> {
+    prog: &'a Program,
+    opts: &'a RunOptions,
+    pub(crate) mem: Memory,
+    globals: Vec<ObjId>,
+    strings: Vec<ObjId>,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
+    pub(crate) stdin: &'a [u8],
+    pub(crate) stdin_pos: usize,
+    trace: Vec<TraceEvent>,
+    trace_truncated: bool,
+    steps: u64,
+    depth: usize,
+    /// Locals of the active calls, innermost last.
+    frames: Vec<(FuncId, Vec<ObjId>)>,
+}
+
+fn size_of(prog: &Program, t: &Type) -> u64 {
+    t.size(&prog.structs).unwrap_or(0)
+}
+
+impl<'a> Machine<'a> {
+    fn err<T>(&self, msg: impl Into<String>, range: SrcRange) -> R<T> {
+        Err(Stop::Error(msg.into(), range))
+    }
+
+    fn start(&mut self, test: &TestInput) -> R<i32> {
+        let prog = self.prog;
+        let Some(main) = prog.main else {
+            return self.err("the program has no `main` function", SrcRange::default());
+        };
+        for (i, s) in prog.strings.iter().enumerate() {
+            let id = self
+                .mem
+                .alloc(&format!("string literal #{i}"), s.len() as u64, true);
+            self.mem.objects[id].bytes.copy_from_slice(s);
+            self.mem.objects[id].readonly = true;
+            self.strings.push(id);
+        }
+        for g in &prog.globals {
+            let id = self.mem.alloc(&g.name, size_of(prog, &g.ty), true);
+            self.globals.push(id);
+        }
+        for (gi, g) in prog.globals.iter().enumerate() {
+            match &g.init {
+                Some(init) => self.initialize(self.globals[gi], init)?,
+                None => {
+                    return self.err(
+                        format!("`{}` is declared `extern` but never defined", g.name),
+                        g.range,
+                    )
+                }
+            }
+        }
+        // argv: the strings, then the array of pointers ending in NULL.
+        let mut argv_strings = Vec::new();
+        let mut all = vec![self.opts.program_name.clone()];
+        all.extend(test.args.iter().cloned());
+        for (i, a) in all.iter().enumerate() {
+            let id = self
+                .mem
+                .alloc(&format!("argv[{i}]"), a.len() as u64 + 1, true);
+            self.mem.objects[id].bytes[..a.len()].copy_from_slice(a.as_bytes());
+            argv_strings.push(id);
+        }
+        let argv = self.mem.alloc("argv", 8 * (all.len() as u64 + 1), true);
+        for (i, s) in argv_strings.iter().enumerate() {
+            let at = Ptr {
+                obj: Some(argv),
+                off: 8 * i as i64,
+            };
+            self.mem
+                .write_ptr(
+                    at,
+                    Ptr {
+                        obj: Some(*s),
+                        off: 0,
+                    },
+                )
+                .map_err(|e| Stop::Error(e, SrcRange::default()))?;
+        }
+        let f = &prog.funcs[main];
+        let args = match f.params.len() {
+            0 => vec![],
+            2 => vec![
+                Val::Int(all.len() as u64),
+                Val::Ptr(Ptr {
+                    obj: Some(argv),
+                    off: 0,
+                }),
+            ],
+            _ => {
+                return self.err(
+                    "`main` must take no parameters or (int argc, char **argv)",
+                    f.range,
+                )
+            }
+        };
+        match self.call(main, args, f.range)? {
+            Val::Int(v) => Ok(IntKind::Int.value(v) as i32),
+            // C99: reaching the end of main returns 0.
+            _ => Ok(0),
+        }
+    }
+
+    fn initialize(&mut self, obj: ObjId, init: &Initializer) -> R<()> {
+        let base = Ptr {
+            obj: Some(obj),
+            off: 0,
+        };
+        if init.zero {
+            let o = &mut self.mem.objects[obj];
+            o.bytes.iter_mut().for_each(|b| *b = 0);
+            o.init.iter_mut().for_each(|b| *b = true);
+            o.ptrs.clear();
+        }
+        if let Some(bytes) = &init.bytes {
+            let o = &mut self.mem.objects[obj];
+            o.bytes[..bytes.len()].copy_from_slice(bytes);
+        }
+        for item in &init.items {
+            let v = self.eval(&item.value)?;
+            let at = Ptr {
+                obj: Some(obj),
+                off: base.off + item.offset as i64,
+            };
+            self.store(at, &item.ty, v, item.value.range)?;
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self) -> R<()> {
+        self.steps += 1;
+        if self.steps > self.opts.max_steps {
+            return Err(Stop::StepLimit);
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, func: FuncId, ins: &Instr, value: Option<TraceValue>) {
+        if !self.opts.trace {
+            return;
+        }
+        if self.trace.len() >= self.opts.max_trace {
+            self.trace_truncated = true;
+            return;
+        }
+        self.trace.push(TraceEvent {
+            stmt: ins.stmt,
+            func,
+            range: ins.range,
+            value,
+        });
+    }
+
+    fn trace_value(&self, v: &Val, ty: &Type) -> Option<TraceValue> {
+        match (v, ty) {
+            (Val::Int(bits), Type::Int(kind)) => Some(TraceValue::Int {
+                kind: *kind,
+                bits: *bits,
+            }),
+            (Val::Ptr(p), _) => Some(TraceValue::Ptr(self.show_ptr(*p))),
+            _ => None,
+        }
+    }
+
+    fn show_ptr(&self, p: Ptr) -> String {
+        match p.obj {
+            None => "NULL".into(),
+            Some(id) => format!("&{}+{}", self.mem.objects[id].name, p.off),
+        }
+    }
+
+    pub(crate) fn call(&mut self, fid: FuncId, args: Vec<Val>, at: SrcRange) -> R<Val> {
+        let prog = self.prog;
+        let f = &prog.funcs[fid];
+        if !f.defined {
+            return self.err(
+                format!(
+                    "unsupported: call to `{}`, which has no definition in the sources",
+                    f.name
+                ),
+                at,
+            );
+        }
+        if self.depth >= self.opts.max_call_depth {
+            return self.err(
+                format!(
+                    "call depth above {} (stack overflow)",
+                    self.opts.max_call_depth
+                ),
+                at,
+            );
+        }
+        self.depth += 1;
+        let locals: Vec<ObjId> = f
+            .locals
+            .iter()
+            .map(|l| self.mem.alloc(&l.name, size_of(prog, &l.ty), false))
+            .collect();
+        for (p, v) in f.params.iter().zip(args) {
+            let ptr = Ptr {
+                obj: Some(locals[*p]),
+                off: 0,
+            };
+            self.store(ptr, &f.locals[*p].ty, v, f.locals[*p].range)?;
+        }
+        self.frames.push((fid, locals));
+        let r = self.exec(fid);
+        let (_, locals) = self.frames.pop().expect("frame");
+        for l in locals {
+            self.mem.free(l);
+        }
+        self.depth -= 1;
+        r
+    }
+
+    fn exec(&mut self, fid: FuncId) -> R<Val> {
+        let f = &self.prog.funcs[fid];
+        let mut pc = 0;
+        loop {
+            self.tick()?;
+            let ins = &f.body[pc];
+            match &ins.kind {
+                InstrKind::Expr(e) => {
+                    let v = self.eval(e)?;
+                    let tv = self.trace_value(&v, &e.ty);
+                    self.record(fid, ins, tv);
+                    pc += 1;
+                }
+                InstrKind::Init(l, init) => {
+                    let obj = self.frames.last().expect("frame").1[*l];
+                    match init {
+                        None => {
+                            self.mem.set_uninit(obj);
+                            self.record(fid, ins, None);
+                        }
+                        Some(init) => {
+                            self.initialize(obj, init)?;
+                            let ty = &f.locals[*l].ty;
+                            let tv = if ty.is_scalar() {
+                                let v = self.load(
+                                    Ptr {
+                                        obj: Some(obj),
+                                        off: 0,
+                                    },
+                                    ty,
+                                    ins.range,
+                                )?;
+                                self.trace_value(&v, ty)
+                            } else {
+                                None
+                            };
+                            self.record(fid, ins, tv);
+                        }
+                    }
+                    pc += 1;
+                }
+                InstrKind::Jump(t) => {
+                    self.record(fid, ins, None);
+                    pc = *t;
+                }
+                InstrKind::Branch { cond, then, els } => {
+                    let v = self.eval(cond)?;
+                    let b = truth(&v);
+                    self.record(
+                        fid,
+                        ins,
+                        Some(TraceValue::Int {
+                            kind: IntKind::Int,
+                            bits: u64::from(b),
+                        }),
+                    );
+                    pc = if b { *then } else { *els };
+                }
+                InstrKind::Switch {
+                    value,
+                    cases,
+                    default,
+                } => {
+                    let v = self.eval(value)?;
+                    let tv = self.trace_value(&v, &value.ty);
+                    self.record(fid, ins, tv);
+                    let Val::Int(bits) = v else {
+                        unreachable!("switch on an integer")
+                    };
+                    pc = cases
+                        .iter()
+                        .find(|(c, _)| *c == bits)
+                        .map(|(_, t)| *t)
+                        .unwrap_or(*default);
+                }
+                InstrKind::Return(e) => {
+                    let v = match e {
+                        Some(e) => self.eval(e)?,
+                        None => Val::Void,
+                    };
+                    let tv = e.as_ref().and_then(|e| self.trace_value(&v, &e.ty));
+                    self.record(fid, ins, tv);
+                    return Ok(v);
+                }
+                InstrKind::FallOff => {
+                    self.record(fid, ins, None);
+                    return Ok(Val::Void);
+                }
+            }
+        }
+    }
+
+    // ---------- memory access ----------
+
+    pub(crate) fn load(&mut self, p: Ptr, ty: &Type, range: SrcRange) -> R<Val> {
+        let r = match ty {
+            Type::Int(k) => self.mem.read_uint(p, k.size()).map(|v| {
+                if *k == IntKind::Bool {
+                    Val::Int(v & 1)
+                } else {
+                    Val::Int(v)
+                }
+            }),
+            Type::Ptr(_) => self.mem.read_ptr(p).map(Val::Ptr),
+            Type::Struct(_) => {
+                let size = size_of(self.prog, ty);
+                self.mem
+                    .read_block(p, size)
+                    .map(|(b, i, ps)| Val::Agg(b, i, ps))
+            }
+            _ => Err(format!(
+                "load of a value of type `{}`",
+                ty.display(&self.prog.structs)
+            )),
+        };
+        r.map_err(|e| Stop::Error(e, range))
+    }
+
+    pub(crate) fn store(&mut self, p: Ptr, ty: &Type, v: Val, range: SrcRange) -> R<()> {
+        let r = match (ty, v) {
+            (Type::Int(k), Val::Int(bits)) => self.mem.write_uint(p, k.size(), bits),
+            (Type::Ptr(_), Val::Ptr(q)) => self.mem.write_ptr(p, q),
+            (Type::Struct(_), Val::Agg(b, i, ps)) => self.mem.write_block(p, &b, &i, &ps),
+            (_, Val::Void) => Err("use of the value of a function that returned no value".into()),
+            (t, v) => Err(format!(
+                "internal: store of {v:?} as `{}`",
+                t.display(&self.prog.structs)
+            )),
+        };
+        r.map_err(|e| Stop::Error(e, range))
+    }
+
+    /// The address an lvalue designates.
+    fn addr(&mut self, e: &Expr) -> R<Ptr> {
+        match &e.kind {
+            ExprKind::Local(l) => Ok(Ptr {
+                obj: Some(self.frames.last().expect("frame").1[*l]),
+                off: 0,
+            }),
+            ExprKind::Global(g) => Ok(Ptr {
+                obj: Some(self.globals[*g]),
+                off: 0,
+            }),
+            ExprKind::Str(s) => Ok(Ptr {
+                obj: Some(self.strings[*s]),
+                off: 0,
+            }),
+            ExprKind::Deref(p) => match self.eval(p)? {
+                Val::Ptr(Ptr { obj: None, .. }) => self.err("null pointer dereference", e.range),
+                Val::Ptr(q) => Ok(q),
+                _ => unreachable!("deref of a non-pointer"),
+            },
+            ExprKind::Member(base, off) => {
+                let b = self.addr(base)?;
+                Ok(Ptr {
+                    obj: b.obj,
+                    off: b.off + *off as i64,
+                })
+            }
+            _ => unreachable!("address of an rvalue"),
+        }
+    }
+
+    fn ptr_offset(&self, p: Ptr, delta: i128, range: SrcRange) -> R<Ptr> {
+        let Some(id) = p.obj else {
+            if delta == 0 {
+                return Ok(p);
+            }
+            return self.err("arithmetic on a null pointer", range);
+        };
+        let o = &self.mem.objects[id];
+        let off = i128::from(p.off) + delta;
+        if off < 0 || off > o.bytes.len() as i128 {
+            return self.err(
+                format!(
+                    "pointer arithmetic leaves `{}` (offset {off} of an object of {} bytes)",
+                    o.name,
+                    o.bytes.len()
+                ),
+                range,
+            );
+        }
+        Ok(Ptr {
+            obj: p.obj,
+            off: off as i64,
+        })
+    }
+
+    // ---------- expressions ----------
+
+    fn int(&mut self, e: &Expr) -> R<u64> {
+        match self.eval(e)? {
+            Val::Int(v) => Ok(v),
+            Val::Void => self.err(
+                "use of the value of a function that returned no value",
+                e.range,
+            ),
+            v => unreachable!("expected an integer, got {v:?}"),
+        }
+    }
+
+    fn ptr(&mut self, e: &Expr) -> R<Ptr> {
+        match self.eval(e)? {
+            Val::Ptr(p) => Ok(p),
+            Val::Void => self.err(
+                "use of the value of a function that returned no value",
+                e.range,
+            ),
+            v => unreachable!("expected a pointer, got {v:?}"),
+        }
+    }
+
+    fn ub<T>(&self, r: Result<T, intops::IntUb>, range: SrcRange) -> R<T> {
+        r.map_err(|e| Stop::Error(e.to_string(), range))
+    }
+
+    pub(crate) fn eval(&mut self, e: &Expr) -> R<Val> {
+        match &e.kind {
+            ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Str(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..) => {
+                unreachable!("lvalue evaluated as a value")
+            }
+            ExprKind::Const(v) => Ok(Val::Int(*v)),
+            ExprKind::Null => Ok(Val::Ptr(Ptr::NULL)),
+            ExprKind::Load(lv) => {
+                let p = self.addr(lv)?;
+                self.load(p, &lv.ty, e.range)
+            }
+            ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => Ok(Val::Ptr(self.addr(lv)?)),
+            ExprKind::Cast(inner) => {
+                let v = self.eval(inner)?;
+                Ok(match (&inner.ty, &e.ty, v) {
+                    (_, Type::Void, _) => Val::Void,
+                    (Type::Int(from), Type::Int(to), Val::Int(bits)) => {
+                        Val::Int(intops::convert(*from, *to, bits))
+                    }
+                    (Type::Ptr(_), Type::Int(IntKind::Bool), Val::Ptr(p)) => {
+                        Val::Int(u64::from(p.obj.is_some()))
+                    }
+                    (Type::Ptr(_), Type::Ptr(_), v @ Val::Ptr(_)) => v,
+                    (_, _, Val::Void) => {
+                        return self.err(
+                            "use of the value of a function that returned no value",
+                            e.range,
+                        )
+                    }
+                    (f, t, _) => {
+                        return self.err(
+                            format!(
+                                "conversion from `{}` to `{}`",
+                                f.display(&self.prog.structs),
+                                t.display(&self.prog.structs)
+                            ),
+                            e.range,
+                        )
+                    }
+                })
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(a)?;
+                match (op, v) {
+                    (UnOp::LogNot, Val::Ptr(p)) => Ok(Val::Int(u64::from(p.obj.is_none()))),
+                    (op, Val::Int(bits)) => {
+                        let k = a.int_kind().expect("integer operand");
+                        Ok(Val::Int(self.ub(intops::unary(*op, k, bits), e.range)?))
+                    }
+                    _ => self.err(
+                        "use of the value of a function that returned no value",
+                        a.range,
+                    ),
+                }
+            }
+            ExprKind::Binary(op, l, r) => {
+                let a = self.int(l)?;
+                let b = self.int(r)?;
+                let (k, kb) = (l.int_kind().expect("int"), r.int_kind().expect("int"));
+                Ok(Val::Int(
+                    self.ub(intops::binary(*op, k, a, b, kb), e.range)?,
+                ))
+            }
+            ExprKind::PtrAdd { ptr, index, sub } => {
+                let p = self.ptr(ptr)?;
+                let i = IntKind::Long.value(self.int(index)?);
+                let size = i128::from(size_of(self.prog, e.ty.pointee().expect("pointer")));
+                let delta = if *sub { -i * size } else { i * size };
+                Ok(Val::Ptr(self.ptr_offset(p, delta, e.range)?))
+            }
+            ExprKind::PtrDiff(l, r) => {
+                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
+                if a.obj != b.obj {
+                    return self.err("subtraction of pointers into different objects", e.range);
+                }
+                let size = size_of(self.prog, l.ty.pointee().expect("pointer")) as i64;
+                Ok(Val::Int(((a.off - b.off) / size) as u64))
+            }
+            ExprKind::PtrCmp(op, l, r) => {
+                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
+                let res = match op {
+                    BinOp::Eq => a == b,
+                    BinOp::Ne => a != b,
+                    _ => {
+                        if a.obj != b.obj || a.obj.is_none() {
+                            return self.err(
+                                "relational comparison of pointers into different objects",
+                                e.range,
+                            );
+                        }
+                        match op {
+                            BinOp::Lt => a.off < b.off,
+                            BinOp::Le => a.off <= b.off,
+                            BinOp::Gt => a.off > b.off,
+                            _ => a.off >= b.off,
+                        }
+                    }
+                };
+                Ok(Val::Int(u64::from(res)))
+            }
+            ExprKind::LogAnd(l, r) => {
+                let v = self.eval(l)?;
+                if !truth(&v) {
+                    return Ok(Val::Int(0));
+                }
+                let w = self.eval(r)?;
+                Ok(Val::Int(u64::from(truth(&w))))
+            }
+            ExprKind::LogOr(l, r) => {
+                let v = self.eval(l)?;
+                if truth(&v) {
+                    return Ok(Val::Int(1));
+                }
+                let w = self.eval(r)?;
+                Ok(Val::Int(u64::from(truth(&w))))
+            }
+            ExprKind::Cond(c, a, b) => {
+                let v = self.eval(c)?;
+                if truth(&v) {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(a)?;
+                self.eval(b)
+            }
+            ExprKind::Assign(lv, rhs) => {
+                // gcc -O0 evaluates the right side first.
+                let v = self.eval(rhs)?;
+                let p = self.addr(lv)?;
+                self.store(p, &lv.ty, v.clone(), e.range)?;
+                Ok(v)
+            }
+            ExprKind::CompoundAssign { op, lv, rhs, op_ty } => {
+                let r = self.eval(rhs)?;
+                let p = self.addr(lv)?;
+                let old = self.load(p, &lv.ty, e.range)?;
+                let new = match (old, r, &lv.ty, op_ty) {
+                    (Val::Ptr(q), Val::Int(i), Type::Ptr(el), _) => {
+                        let i = IntKind::Long.value(i);
+                        let size = i128::from(size_of(self.prog, el));
+                        let delta = if *op == BinOp::Sub {
+                            -i * size
+                        } else {
+                            i * size
+                        };
+                        Val::Ptr(self.ptr_offset(q, delta, e.range)?)
+                    }
+                    (Val::Int(a), Val::Int(b), Type::Int(lk), Type::Int(ok)) => {
+                        let a = intops::convert(*lk, *ok, a);
+                        let kb = rhs.int_kind().expect("int");
+                        let res = self.ub(intops::binary(*op, *ok, a, b, kb), e.range)?;
+                        Val::Int(intops::convert(*ok, *lk, res))
+                    }
+                    _ => unreachable!("compound assignment operands"),
+                };
+                self.store(p, &lv.ty, new.clone(), e.range)?;
+                Ok(new)
+            }
+            ExprKind::IncDec { lv, inc, prefix } => {
+                let p = self.addr(lv)?;
+                let old = self.load(p, &lv.ty, e.range)?;
+                let new = match (&old, &lv.ty) {
+                    (Val::Ptr(q), Type::Ptr(el)) => {
+                        let size = i128::from(size_of(self.prog, el));
+                        Val::Ptr(self.ptr_offset(*q, if *inc { size } else { -size }, e.range)?)
+                    }
+                    (Val::Int(a), Type::Int(k)) => {
+                        let pk = k.promote();
+                        let a = intops::convert(*k, pk, *a);
+                        let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                        let res = self.ub(intops::binary(op, pk, a, 1, pk), e.range)?;
+                        Val::Int(intops::convert(pk, *k, res))
+                    }
+                    _ => unreachable!("++/-- operand"),
+                };
+                self.store(p, &lv.ty, new.clone(), e.range)?;
+                Ok(if *prefix { new } else { old })
+            }
+            ExprKind::Call(f, args) => {
+                // gcc on x86-64 evaluates arguments right to left.
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter().rev() {
+                    vals.push(self.eval(a)?);
+                }
+                vals.reverse();
+                self.call(*f, vals, e.range)
+            }
+            ExprKind::Builtin(b, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter().rev() {
+                    vals.push(self.eval(a)?);
+                }
+                vals.reverse();
+                self.builtin(*b, args, vals, e.range)
+            }
+        }
+    }
+}
+
+pub(crate) fn truth(v: &Val) -> bool {
+    match v {
+        Val::Int(b) => *b != 0,
+        Val::Ptr(p) => p.obj.is_some(),
+        _ => false,
+    }
+}

@@ -1,0 +1,298 @@
+//! The IR: typed expression trees with every conversion explicit, and function
+//! bodies as flat instruction lists with jumps (so `goto`, `switch` and loops
+//! are plain control flow). Every node keeps the source range it came from.
+
+use crate::types::{IntKind, StructDef, Type};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Pos {
+    /// 1-based line in the original (not preprocessed) file.
+    pub line: u32,
+    /// 1-based column; exact unless a macro expanded on that line.
+    pub col: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SrcRange {
+    /// Index into [`Program::files`].
+    pub file: u32,
+    pub start: Pos,
+    pub end: Pos,
+}
+
+pub type LocalId = usize;
+pub type GlobalId = usize;
+pub type FuncId = usize;
+pub type StrId = usize;
+/// A statement: the unit the trace reports and formulas will rank.
+pub type StmtId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        )
+    }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    /// `!x`: operand is any scalar, result int 0/1.
+    LogNot,
+}
+
+/// Library functions the model implements itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Printf,
+    Puts,
+    Putchar,
+    Scanf,
+    Getchar,
+    Atoi,
+    Atol,
+    Strtol,
+    Abs,
+    Labs,
+    Strlen,
+    Strcmp,
+    Strncmp,
+    Strcpy,
+    Memset,
+    Exit,
+    /// `__assert_fail(expr, file, line, func)`, what glibc's `assert` expands to.
+    AssertFail,
+    Abort,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    /// For lvalue kinds: the object's type. For rvalues: the value's type.
+    pub ty: Type,
+    pub range: SrcRange,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    // ---- lvalues (designate an object) ----
+    Local(LocalId),
+    Global(GlobalId),
+    Str(StrId),
+    /// `*p`: operand is a pointer rvalue.
+    Deref(Box<Expr>),
+    /// `s.f`: operand is a struct lvalue; the field sits at `offset`.
+    Member(Box<Expr>, u64),
+
+    // ---- rvalues ----
+    /// Canonical bits of an integer constant of type `ty`.
+    Const(u64),
+    /// A null pointer constant of pointer type `ty`.
+    Null,
+    /// Read the value of an lvalue (lvalue conversion).
+    Load(Box<Expr>),
+    /// `&lv`.
+    AddrOf(Box<Expr>),
+    /// Array lvalue to pointer to its first element.
+    Decay(Box<Expr>),
+    /// Conversion of a scalar to the scalar type `ty`.
+    Cast(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    /// Integer operation; operands already converted to the operation type
+    /// (for comparisons the operands' common type; `ty` is then int).
+    /// For shifts the right operand keeps its own promoted type.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Pointer plus (or, with `sub`, minus) an integer converted to `long`, scaled by the pointee size.
+    PtrAdd {
+        ptr: Box<Expr>,
+        index: Box<Expr>,
+        sub: bool,
+    },
+    /// Pointer minus pointer, in elements (`ty` long).
+    PtrDiff(Box<Expr>, Box<Expr>),
+    /// Pointer comparison (result int).
+    PtrCmp(BinOp, Box<Expr>, Box<Expr>),
+    LogAnd(Box<Expr>, Box<Expr>),
+    LogOr(Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    /// `lv = rhs` (rhs already converted to the lvalue's type); value is the stored value.
+    Assign(Box<Expr>, Box<Expr>),
+    /// `lv op= rhs`: load lv, convert to `op_ty`, apply op with rhs (already in `op_ty`, or the
+    /// shift count's type), convert back. For pointers `op` is Add/Sub and is pointer arithmetic.
+    CompoundAssign {
+        op: BinOp,
+        lv: Box<Expr>,
+        rhs: Box<Expr>,
+        op_ty: Type,
+    },
+    /// `++`/`--`, prefix or postfix, on an integer or pointer lvalue.
+    IncDec {
+        lv: Box<Expr>,
+        inc: bool,
+        prefix: bool,
+    },
+    Call(FuncId, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+}
+
+impl Expr {
+    pub fn is_lvalue(&self) -> bool {
+        matches!(
+            self.kind,
+            ExprKind::Local(_)
+                | ExprKind::Global(_)
+                | ExprKind::Str(_)
+                | ExprKind::Deref(_)
+                | ExprKind::Member(..)
+        )
+    }
+    pub fn int_kind(&self) -> Option<IntKind> {
+        self.ty.as_int()
+    }
+}
+
+/// One store of an initializer: `value` (converted to `ty`) goes at `offset` in the object.
+#[derive(Clone, Debug)]
+pub struct InitItem {
+    pub offset: u64,
+    pub ty: Type,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct Initializer {
+    /// Zero the whole object first (aggregate initializers, statics).
+    pub zero: bool,
+    pub items: Vec<InitItem>,
+    /// Raw bytes at offset 0 (a char array initialised from a string literal).
+    pub bytes: Option<Vec<u8>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum InstrKind {
+    /// An expression statement.
+    Expr(Expr),
+    /// A local's declaration is reached: `None` makes it indeterminate again.
+    Init(LocalId, Option<Initializer>),
+    Jump(usize),
+    /// Go to `then` if the scalar `cond` is non-zero, else to `els`.
+    Branch {
+        cond: Expr,
+        then: usize,
+        els: usize,
+    },
+    /// `switch`: `value` is already promoted; case values are canonical bits of its type.
+    Switch {
+        value: Expr,
+        cases: Vec<(u64, usize)>,
+        default: usize,
+    },
+    Return(Option<Expr>),
+    /// End of a function without `return`.
+    FallOff,
+}
+
+#[derive(Clone, Debug)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub range: SrcRange,
+    pub stmt: StmtId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    pub range: SrcRange,
+    /// `static` locals live in a global slot instead.
+    pub is_param: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub ret: Type,
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub body: Vec<Instr>,
+    pub range: SrcRange,
+    /// Whether a body was seen (a prototype-only function cannot be called).
+    pub defined: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub ty: Type,
+    pub init: Option<Initializer>,
+    pub range: SrcRange,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub files: Vec<PathBuf>,
+    pub structs: Vec<StructDef>,
+    pub globals: Vec<Global>,
+    pub funcs: Vec<Function>,
+    /// String literals including their terminating NUL.
+    pub strings: Vec<Vec<u8>>,
+    pub main: Option<FuncId>,
+    /// Number of statements (ids are `0..stmt_count`).
+    pub stmt_count: usize,
+}
+
+impl Program {
+    pub fn location(&self, r: SrcRange) -> String {
+        let file = self
+            .files
+            .get(r.file as usize)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        format!("{}:{}", file, r.start.line)
+    }
+}

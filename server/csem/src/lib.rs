@@ -1,0 +1,114 @@
+//! faultlens-csem: a faithful model of a subset of C (LP64 x86-64, as gcc -O0
+//! builds it). Front end: the real preprocessor, tree-sitter-c, lowering to a
+//! typed IR whose every node keeps its source range. Back ends: a concrete
+//! interpreter (this crate) and, later, a bit-vector encoding.
+//!
+//! What is modelled and what is not: see `README.md` beside this crate.
+
+pub mod error;
+pub mod interp;
+pub mod intops;
+pub mod ir;
+mod lower;
+pub mod preprocess;
+pub mod types;
+
+pub use error::CsemError;
+pub use interp::{run, Outcome, RunOptions, RunResult, TestInput, TraceEvent, TraceValue};
+pub use ir::Program;
+
+use std::path::{Path, PathBuf};
+
+/// How to build the program: the sources, the compiler and its flags.
+#[derive(Clone, Debug)]
+pub struct SourceSpec {
+    /// Directory the compiler runs in; relative `sources` are relative to it.
+    pub root: PathBuf,
+    pub sources: Vec<PathBuf>,
+    /// The compiler used as the preprocessor (`gcc`, or the project's `cc`).
+    pub cc: String,
+    /// The project's compiler flags (`-Iinclude`, `-DNDEBUG`, ...), passed to `cc -E`.
+    pub cflags: Vec<String>,
+}
+
+impl SourceSpec {
+    pub fn new(root: impl Into<PathBuf>, sources: Vec<PathBuf>) -> Self {
+        SourceSpec {
+            root: root.into(),
+            sources,
+            cc: "gcc".into(),
+            cflags: Vec::new(),
+        }
+    }
+}
+
+/// Preprocess, parse and lower all sources into one program.
+pub fn load(spec: &SourceSpec) -> Result<Program, CsemError> {
+    let mut lowerer = lower::Lowerer::new();
+    for src in &spec.sources {
+        let pp = preprocess::preprocess(&spec.cc, &spec.cflags, src, &spec.root)?;
+        lowerer.add_translation_unit(src.clone(), pp)?;
+    }
+    lowerer.finish()
+}
+
+/// Lower already-preprocessed text (for tests and tools that ran `cc -E` themselves).
+pub fn load_preprocessed(file: &Path, text: &str) -> Result<Program, CsemError> {
+    let mut lowerer = lower::Lowerer::new();
+    lowerer.add_translation_unit(file.to_path_buf(), preprocess::map_line_markers(text, file))?;
+    lowerer.finish()
+}
+
+/// Load the program and run one test in the interpreter: what
+/// `faultlens interpret PATH --test NAME` calls.
+pub fn interpret(
+    spec: &SourceSpec,
+    test: &TestInput,
+    opts: &RunOptions,
+) -> Result<(Program, RunResult), CsemError> {
+    let prog = load(spec)?;
+    let result = run(&prog, test, opts);
+    Ok((prog, result))
+}
+
+/// The trace as text, one statement instance per line: `file:line:col  value`.
+pub fn render_trace(prog: &Program, result: &RunResult) -> String {
+    let mut out = String::new();
+    for ev in &result.trace {
+        let r = ev.range;
+        let file = prog
+            .files
+            .get(r.file as usize)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let func = &prog.funcs[ev.func].name;
+        match &ev.value {
+            Some(v) => out.push_str(&format!(
+                "{file}:{}:{}\t{func}\t{}\n",
+                r.start.line,
+                r.start.col,
+                v.display()
+            )),
+            None => out.push_str(&format!(
+                "{file}:{}:{}\t{func}\n",
+                r.start.line, r.start.col
+            )),
+        }
+    }
+    if result.trace_truncated {
+        out.push_str("... trace truncated\n");
+    }
+    out
+}
+
+/// A one-line description of how the run ended, as the CLI prints it.
+pub fn describe_outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Exited(c) => format!("exit status {c}"),
+        Outcome::Signaled(s) => format!("killed by signal {s}"),
+        Outcome::RuntimeError {
+            message, location, ..
+        } => format!("runtime error at {location}: {message}"),
+        Outcome::StepLimit => "stopped: step limit reached (the program may not terminate)".into(),
+    }
+}

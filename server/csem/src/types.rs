@@ -1,0 +1,264 @@
+//! C types as gcc lays them out on LP64 x86-64, and the integer conversion rules.
+
+/// The integer types of the model. `char` is signed on x86-64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntKind {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntKind {
+    pub fn bits(self) -> u32 {
+        match self {
+            IntKind::Bool | IntKind::Char | IntKind::SChar | IntKind::UChar => 8,
+            IntKind::Short | IntKind::UShort => 16,
+            IntKind::Int | IntKind::UInt => 32,
+            _ => 64,
+        }
+    }
+    pub fn size(self) -> u64 {
+        u64::from(self.bits() / 8)
+    }
+    pub fn signed(self) -> bool {
+        matches!(
+            self,
+            IntKind::Char
+                | IntKind::SChar
+                | IntKind::Short
+                | IntKind::Int
+                | IntKind::Long
+                | IntKind::LongLong
+        )
+    }
+    /// Conversion rank (C11 6.3.1.1); long and long long share a width but not a rank.
+    pub fn rank(self) -> u32 {
+        match self {
+            IntKind::Bool => 0,
+            IntKind::Char | IntKind::SChar | IntKind::UChar => 1,
+            IntKind::Short | IntKind::UShort => 2,
+            IntKind::Int | IntKind::UInt => 3,
+            IntKind::Long | IntKind::ULong => 4,
+            IntKind::LongLong | IntKind::ULongLong => 5,
+        }
+    }
+    pub fn to_unsigned(self) -> IntKind {
+        match self {
+            IntKind::Char | IntKind::SChar => IntKind::UChar,
+            IntKind::Short => IntKind::UShort,
+            IntKind::Int => IntKind::UInt,
+            IntKind::Long => IntKind::ULong,
+            IntKind::LongLong => IntKind::ULongLong,
+            k => k,
+        }
+    }
+    /// Integer promotion: every type of rank below int fits in int.
+    pub fn promote(self) -> IntKind {
+        if self.rank() < 3 {
+            IntKind::Int
+        } else {
+            self
+        }
+    }
+    pub fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+    /// Truncate or extend raw bits to this type's canonical representation
+    /// (the low `bits` bits; `_Bool` normalises to 0/1 elsewhere).
+    pub fn wrap(self, v: u64) -> u64 {
+        v & self.mask()
+    }
+    /// The mathematical value of canonical bits of this type.
+    pub fn value(self, bits: u64) -> i128 {
+        let b = bits & self.mask();
+        if self.signed() && self.bits() < 128 && (b >> (self.bits() - 1)) & 1 == 1 {
+            i128::from(b) - (1i128 << self.bits())
+        } else {
+            i128::from(b)
+        }
+    }
+    pub fn min(self) -> i128 {
+        if self.signed() {
+            -(1i128 << (self.bits() - 1))
+        } else {
+            0
+        }
+    }
+    pub fn max(self) -> i128 {
+        if self == IntKind::Bool {
+            1
+        } else if self.signed() {
+            (1i128 << (self.bits() - 1)) - 1
+        } else {
+            (1i128 << self.bits()) - 1
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            IntKind::Bool => "_Bool",
+            IntKind::Char => "char",
+            IntKind::SChar => "signed char",
+            IntKind::UChar => "unsigned char",
+            IntKind::Short => "short",
+            IntKind::UShort => "unsigned short",
+            IntKind::Int => "int",
+            IntKind::UInt => "unsigned int",
+            IntKind::Long => "long",
+            IntKind::ULong => "unsigned long",
+            IntKind::LongLong => "long long",
+            IntKind::ULongLong => "unsigned long long",
+        }
+    }
+}
+
+/// Usual arithmetic conversions (C11 6.3.1.8) on two promoted integer types.
+pub fn usual_arith(a: IntKind, b: IntKind) -> IntKind {
+    let (a, b) = (a.promote(), b.promote());
+    if a == b {
+        return a;
+    }
+    if a.signed() == b.signed() {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
+    let (s, u) = if a.signed() { (a, b) } else { (b, a) };
+    if u.rank() >= s.rank() {
+        u
+    } else if s.bits() > u.bits() {
+        s
+    } else {
+        s.to_unsigned()
+    }
+}
+
+pub type StructId = usize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Type {
+    #[default]
+    Void,
+    Int(IntKind),
+    Ptr(Box<Type>),
+    /// `None` length: an incomplete array (`int a[]`, only as a parameter or with an initializer).
+    Array(Box<Type>, Option<u64>),
+    Struct(StructId),
+    Func(Box<FuncType>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FuncType {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub variadic: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+    pub offset: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct StructDef {
+    pub name: String,
+    pub is_union: bool,
+    /// `None` until the definition is seen (a forward declaration).
+    pub fields: Option<Vec<Field>>,
+    pub size: u64,
+    pub align: u64,
+}
+
+impl Type {
+    pub const INT: Type = Type::Int(IntKind::Int);
+    pub fn int(k: IntKind) -> Type {
+        Type::Int(k)
+    }
+    pub fn ptr_to(t: Type) -> Type {
+        Type::Ptr(Box::new(t))
+    }
+    pub fn as_int(&self) -> Option<IntKind> {
+        match self {
+            Type::Int(k) => Some(*k),
+            _ => None,
+        }
+    }
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Ptr(_))
+    }
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Ptr(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn size(&self, structs: &[StructDef]) -> Option<u64> {
+        match self {
+            Type::Void | Type::Func(_) => None,
+            Type::Int(k) => Some(k.size()),
+            Type::Ptr(_) => Some(8),
+            Type::Array(e, Some(n)) => e.size(structs).map(|s| s * n),
+            Type::Array(_, None) => None,
+            Type::Struct(id) => structs[*id].fields.as_ref().map(|_| structs[*id].size),
+        }
+    }
+    pub fn align(&self, structs: &[StructDef]) -> u64 {
+        match self {
+            Type::Int(k) => k.size(),
+            Type::Ptr(_) => 8,
+            Type::Array(e, _) => e.align(structs),
+            Type::Struct(id) => structs[*id].align.max(1),
+            _ => 1,
+        }
+    }
+    pub fn display(&self, structs: &[StructDef]) -> String {
+        match self {
+            Type::Void => "void".into(),
+            Type::Int(k) => k.name().into(),
+            Type::Ptr(t) => format!("{}*", t.display(structs)),
+            Type::Array(t, Some(n)) => format!("{}[{n}]", t.display(structs)),
+            Type::Array(t, None) => format!("{}[]", t.display(structs)),
+            Type::Struct(id) => {
+                let s = &structs[*id];
+                format!("{} {}", if s.is_union { "union" } else { "struct" }, s.name)
+            }
+            Type::Func(_) => "function".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_arithmetic_conversions_follow_lp64() {
+        use IntKind::*;
+        assert_eq!(usual_arith(Char, Short), Int);
+        assert_eq!(usual_arith(Int, UInt), UInt);
+        assert_eq!(usual_arith(Long, UInt), Long);
+        assert_eq!(usual_arith(LongLong, ULong), ULongLong);
+        assert_eq!(usual_arith(ULong, LongLong), ULongLong);
+        assert_eq!(usual_arith(UChar, UShort), Int);
+    }
+
+    #[test]
+    fn values_of_bits() {
+        assert_eq!(IntKind::Int.value(0xffff_ffff), -1);
+        assert_eq!(IntKind::UInt.value(0xffff_ffff), 4294967295);
+        assert_eq!(IntKind::Char.value(0x80), -128);
+        assert_eq!(IntKind::Long.min(), i128::from(i64::MIN));
+    }
+}

@@ -1,0 +1,132 @@
+//! Shared helpers for differential tests: build a C program with gcc, run it
+//! natively and in the interpreter, compare.
+#![allow(dead_code)]
+
+use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct Native {
+    pub stdout: Vec<u8>,
+    /// Exit status, or 128+signal.
+    pub code: i32,
+}
+
+/// Compile `sources` (relative to `root`) with `gcc -O0` into `out`.
+pub fn gcc_build(
+    root: &Path,
+    sources: &[PathBuf],
+    cflags: &[String],
+    out: &Path,
+) -> Result<(), String> {
+    let o = Command::new("gcc")
+        .arg("-O0")
+        .arg("-w")
+        .args(cflags)
+        .args(sources)
+        .arg("-o")
+        .arg(out)
+        .current_dir(root)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).to_string());
+    }
+    Ok(())
+}
+
+pub fn run_native(bin: &Path, cwd: &Path, args: &[String], stdin: &[u8]) -> Native {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the gcc-built program");
+    let mut sin = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    let _ = writer.join();
+    let code = match out.status.code() {
+        Some(c) => c,
+        None => 128 + out.status.signal().unwrap_or(0),
+    };
+    Native {
+        stdout: out.stdout,
+        code,
+    }
+}
+
+/// Outcome of comparing one test.
+#[derive(Debug)]
+pub enum Verdict {
+    Agree,
+    /// The model reports undefined behaviour or an unsupported construct at run time.
+    ModelError(String),
+    Disagree(String),
+}
+
+pub fn compare_one(
+    prog: &faultlens_csem::Program,
+    bin: &Path,
+    cwd: &Path,
+    args: &[String],
+    stdin: &[u8],
+) -> Verdict {
+    let native = run_native(bin, cwd, args, stdin);
+    let opts = RunOptions {
+        program_name: bin.display().to_string(),
+        ..RunOptions::default()
+    };
+    let test = TestInput {
+        args: args.to_vec(),
+        stdin: stdin.to_vec(),
+    };
+    let r = run(prog, &test, &opts);
+    let code = match &r.outcome {
+        Outcome::RuntimeError {
+            message, location, ..
+        } => return Verdict::ModelError(format!("{location}: {message}")),
+        Outcome::StepLimit => return Verdict::ModelError("step limit".into()),
+        _ => r.exit_code().expect("exit code"),
+    };
+    if code != native.code || r.stdout != native.stdout {
+        return Verdict::Disagree(format!(
+            "args {args:?}: native exit {} stdout {:?}\n model exit {} stdout {:?}",
+            native.code,
+            String::from_utf8_lossy(&native.stdout),
+            code,
+            String::from_utf8_lossy(&r.stdout)
+        ));
+    }
+    Verdict::Agree
+}
+
+/// Write `src` as prog.c in a fresh directory, build it, and load it in the model.
+pub fn program(src: &str) -> (tempfile::TempDir, faultlens_csem::Program, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("prog.c"), src).expect("write");
+    let bin = dir.path().join("prog");
+    gcc_build(dir.path(), &[PathBuf::from("prog.c")], &[], &bin).expect("gcc builds the program");
+    let prog = load(&SourceSpec::new(dir.path(), vec![PathBuf::from("prog.c")]))
+        .unwrap_or_else(|e| panic!("model loads: {e}"));
+    (dir, prog, bin)
+}
+
+/// Assert the model agrees with gcc on every (args, stdin).
+pub fn assert_agrees(src: &str, cases: &[(&[&str], &str)]) {
+    let (dir, prog, bin) = program(src);
+    for (args, stdin) in cases {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        match compare_one(&prog, &bin, dir.path(), &args, stdin.as_bytes()) {
+            Verdict::Agree => {}
+            v => panic!("{v:?}\nprogram:\n{src}"),
+        }
+    }
+}
