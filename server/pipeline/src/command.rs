@@ -13,7 +13,12 @@ pub struct StepOutput {
 /// Runs `command` in `cwd` with extra `env`, returning its status and output.
 /// Failing to start at all is an error naming the program.
 pub fn run_step(mut command: Command, cwd: &Path, env: &[(String, String)]) -> Result<StepOutput> {
-    command.current_dir(cwd).stdin(Stdio::null());
+    // Plain ASCII messages in English, so compiler diagnostics parse the
+    // same under every locale.
+    command
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .env("LC_ALL", "C");
     for (k, v) in env {
         command.env(k, v);
     }

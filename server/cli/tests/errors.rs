@@ -1,0 +1,195 @@
+//! Bad input gets a clear message and a non-zero exit, never a panic.
+
+mod common;
+use common::*;
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn localize_fails(dir: &std::path::Path) -> String {
+    let out = faultlens(&["localize", dir.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "expected failure, got {:?}: {err}",
+        out.status
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+const OK_C: &str = "#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n";
+
+#[test]
+fn a_malformed_config_names_the_key_and_line() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n\n[[test]]\nname = \"t\"\nexpected_stdot = \"hi\\n\"\n",
+        ),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("faultlens.toml") && err.contains("line 6") && err.contains("expected_stdot"),
+        "{err}"
+    );
+}
+
+#[test]
+fn broken_toml_syntax_names_the_line() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        ("faultlens.toml", "[build]\nsources = [\"p.c\"\n"),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("faultlens.toml") && err.contains("line 3") && err.contains("expected `]`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_build_error_shows_the_compilers_message_and_location() {
+    let dir = project(&[
+        ("p.c", "int main(void) {\n  return 0\n}\n"),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n[[test]]\nname = \"t\"\n",
+        ),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(err.contains("the build failed"), "{err}");
+    assert!(
+        err.contains("p.c:2:"),
+        "the compiler's location is shown: {err}"
+    );
+    assert!(err.contains("expected ';'"), "{err}");
+}
+
+#[test]
+fn a_missing_compiler_is_named_with_the_fix() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        ("faultlens.toml", "[build]\nsources = [\"p.c\"]\ncc = \"gcc-that-does-not-exist\"\n[[test]]\nname = \"t\"\n"),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("gcc-that-does-not-exist") && err.contains("install"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_source_file_is_named() {
+    let dir = project(&[(
+        "faultlens.toml",
+        "[build]\nsources = [\"nope.c\"]\n[[test]]\nname = \"t\"\n",
+    )]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("nope.c") && err.contains("does not exist"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_failing_test_means_nothing_to_localize() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n[[test]]\nname = \"t\"\nexpected_stdout = \"hi\\n\"\n",
+        ),
+    ]);
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("All 1 tests passed: there is no failure to localize."),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        dir.path().join(".faultlens/results.json").is_file(),
+        "results are still written"
+    );
+}
+
+#[test]
+fn no_tests_found_is_explained() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n[tests]\ninputs = \"tests/*.in\"\n",
+        ),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(err.contains("no tests found"), "{err}");
+}
+
+#[test]
+fn a_directory_faultlens_does_not_recognise_gets_an_example_config() {
+    let dir = project(&[("README", "nothing here")]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("no faultlens.toml") && err.contains("[build]") && err.contains("sources"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_measure_is_rejected_before_any_work() {
+    let dir = fixture("mid-args");
+    let out = faultlens(&[
+        "localize",
+        dir.path().to_str().unwrap(),
+        "--measure",
+        "ochia",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("unknown measure \"ochia\""),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join(".faultlens").exists(), "nothing was built");
+}
+
+#[test]
+fn rank_without_results_says_to_localize_first() {
+    let dir = fixture("mid-args");
+    let out = faultlens(&["rank", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("run `faultlens localize` first"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_corrupt_results_file_is_reported_not_a_panic() {
+    let dir = fixture("mid-args");
+    std::fs::create_dir_all(dir.path().join(".faultlens")).unwrap();
+    std::fs::write(
+        dir.path().join(".faultlens/results.json"),
+        "{\"format_version\": 1, \"files\": 7}",
+    )
+    .unwrap();
+    let out = faultlens(&["rank", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("results.json") && err.contains("not a faultlens results document"),
+        "{err}"
+    );
+}

@@ -1,0 +1,787 @@
+//! Drives the real `faultlens lsp` binary over stdio, the way an editor does,
+//! on copies of the bundled fixtures (real gcc builds, real test runs).
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_faultlens");
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A language client speaking JSON-RPC to a `faultlens lsp` process.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+    /// Messages from the server not consumed yet (notifications, requests).
+    seen: Vec<Value>,
+    /// Every message ever received, for assertions about the past.
+    log: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(BIN)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("faultlens lsp starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Client {
+            child,
+            stdin,
+            incoming,
+            seen: vec![],
+            log: vec![],
+            next_id: 1,
+        }
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its response (the whole response object).
+    fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait_message(
+            |m| m.get("id") == Some(&json!(id)) && m.get("method").is_none(),
+            WAIT,
+        )
+        .unwrap_or_else(|| panic!("no response to {method}"))
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Pumps messages until one matches, answering the server's requests.
+    fn wait_message(
+        &mut self,
+        matches: impl Fn(&Value) -> bool,
+        timeout: Duration,
+    ) -> Option<Value> {
+        if let Some(i) = self.seen.iter().position(&matches) {
+            return Some(self.seen.remove(i));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.incoming.recv_timeout(left) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => return None,
+            };
+            self.log.push(message.clone());
+            if message.get("method").is_some() && message.get("id").is_some() {
+                // A request from the server: accept it.
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": null});
+                self.send(&reply);
+            }
+            if matches(&message) {
+                return Some(message);
+            }
+            self.seen.push(message);
+        }
+    }
+
+    /// Waits for a notification `method` whose params satisfy `matches`.
+    fn wait_notification(&mut self, method: &str, matches: impl Fn(&Value) -> bool) -> Value {
+        self.wait_message(
+            |m| m["method"] == method && m.get("id").is_none() && matches(&m["params"]),
+            WAIT,
+        )
+        .unwrap_or_else(|| {
+            panic!(
+                "no {method} notification as expected; got: {:#?}",
+                self.seen
+            )
+        })["params"]
+            .clone()
+    }
+
+    fn initialize(&mut self, root: &Path, options: Value) -> Value {
+        let uri = file_uri(root);
+        let result = self.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": uri,
+                "workspaceFolders": [{"uri": uri, "name": "fixture"}],
+                "initializationOptions": options,
+                "capabilities": {
+                    "window": {"workDoneProgress": true},
+                    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+                    "textDocument": {"publishDiagnostics": {"relatedInformation": true}}
+                }
+            }),
+        );
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    fn open(&mut self, path: &Path) {
+        let text = std::fs::read_to_string(path).unwrap();
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": file_uri(path), "languageId": "c", "version": 1, "text": text}}),
+        );
+    }
+
+    fn shutdown(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        self.stdin.take();
+        let status =
+            wait_exit(&mut self.child, Duration::from_secs(10)).expect("server exits after exit");
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_exit(child: &mut Child, timeout: Duration) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            length = v.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// A copy of a bundled fixture in a temporary directory.
+fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(name);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join(name);
+    copy_dir(&source, &root);
+    (dir, root)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == ".faultlens" {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(&name));
+        } else {
+            std::fs::copy(entry.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// Runs the CLI; returns its standard output.
+fn cli(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("faultlens runs");
+    assert!(
+        out.status.code().is_some(),
+        "faultlens {args:?} was killed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn diagnostics_for<'a>(params: &'a Value, file: &str) -> Option<&'a Vec<Value>> {
+    params["uri"]
+        .as_str()?
+        .ends_with(file)
+        .then(|| params["diagnostics"].as_array())?
+}
+
+/// The faulty line of mid-args (ground-truth.json): 1-based 22.
+const MID_FAULT: u64 = 22 - 1;
+
+fn has_fault_warning(params: &Value) -> bool {
+    diagnostics_for(params, "/mid.c").is_some_and(|d| {
+        d.iter().any(|d| {
+            d["range"]["start"]["line"] == MID_FAULT
+                && d["severity"] == 2
+                && d["message"].as_str().unwrap().starts_with("#1")
+        })
+    })
+}
+
+#[test]
+fn results_on_disk_become_diagnostics_hovers_lenses_and_the_ranking() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    let init = client.initialize(&root, json!({"trusted": false}));
+    assert_eq!(init["serverInfo"]["name"], "faultlens");
+    let commands = &init["capabilities"]["executeCommandProvider"]["commands"];
+    assert!(commands
+        .as_array()
+        .unwrap()
+        .contains(&json!("faultlens.localize")));
+
+    let published = client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    let diags = published["diagnostics"].as_array().unwrap();
+    let fault = diags
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == MID_FAULT)
+        .unwrap();
+    let message = fault["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("#1 of ")
+            && message.contains("suspicious lines: Ochiai ")
+            && message.contains("run by 3 of 3 failing and"),
+        "{message}"
+    );
+    assert_eq!(fault["source"], "faultlens");
+    assert_eq!(fault["code"], "ochiai");
+    assert!(fault["codeDescription"]["href"]
+        .as_str()
+        .unwrap()
+        .contains("README"));
+    let related = fault["relatedInformation"].as_array().unwrap();
+    assert_eq!(related.len(), 3, "{related:#?}");
+    assert!(related
+        .iter()
+        .any(|r| r["message"].as_str().unwrap().contains("wide-first-middle")));
+    assert!(diags.len() >= 10 && diags.len() < 30, "{}", diags.len());
+
+    // Status and scores for heatmaps.
+    let status = client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    assert_eq!(status["failing"], 3);
+    let scores = client.wait_notification("faultlens/scores", |_| true);
+    assert_eq!(scores["measure"], "ochiai");
+    let lines = scores["files"][0]["lines"].as_array().unwrap();
+    let top = lines.iter().find(|l| l["line"] == MID_FAULT).unwrap();
+    assert_eq!(top["heat"], 1.0);
+
+    // Hover and lenses answer from the results.
+    let mid = root.join("mid.c");
+    client.open(&mid);
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": file_uri(&mid)}, "position": {"line": MID_FAULT, "character": 10}}),
+    );
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("#1 of"), "{md}");
+    assert!(
+        md.contains("| DStar |") && md.contains("| Tarantula |") && md.contains("| Ochiai ◀ |"),
+        "{md}"
+    );
+    assert!(md.contains("`first-middle-last-largest`"), "{md}");
+    assert!(md.contains("| 3 | "), "{md}");
+    let nothing = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": file_uri(&mid)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(nothing.is_null());
+
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": file_uri(&mid)}}),
+    );
+    let lenses = lenses.as_array().unwrap();
+    let file_lens = lenses
+        .iter()
+        .find(|l| {
+            l["range"]["start"]["line"] == 0 && l["command"]["command"] == "faultlens.localize"
+        })
+        .unwrap();
+    assert!(file_lens["command"]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("3 failing tests"));
+    let line_lens = lenses
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == MID_FAULT)
+        .unwrap();
+    let title = line_lens["command"]["title"].as_str().unwrap();
+    assert!(
+        title.starts_with("#1 · Ochiai ") && title.contains("3/3 failing"),
+        "{title}"
+    );
+    // Clicking it shows the failing tests.
+    let shown = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.showFailingTests", "arguments": line_lens["command"]["arguments"]}),
+    );
+    assert_eq!(shown.as_array().unwrap().len(), 3);
+    client.wait_notification("window/showMessage", |m| {
+        m["message"].as_str().unwrap().contains("wide-first-middle")
+    });
+
+    // The ranking request matches the CLI's JSON exactly, for the current
+    // measure and for another.
+    let ranking = client.request("faultlens/ranking", json!({}));
+    let expected: Value =
+        serde_json::from_str(&cli(&["rank", root.to_str().unwrap(), "--format", "json"])).unwrap();
+    assert_eq!(ranking, expected);
+    let dstar = client.request("faultlens/ranking", json!({"measure": "dstar"}));
+    let expected: Value = serde_json::from_str(&cli(&[
+        "rank",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+        "--measure",
+        "dstar",
+    ]))
+    .unwrap();
+    assert_eq!(dstar, expected);
+    let bad = client.request_raw("faultlens/ranking", json!({"measure": "nonsense"}));
+    assert!(bad["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown measure"));
+
+    // A new measure re-ranks and republishes.
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.setMeasure", "arguments": ["dstar"]}),
+    );
+    client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| d.iter().any(|d| d["code"] == "dstar"))
+    });
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"faultlens": {"measure": "tarantula", "topN": 1}}}),
+    );
+    let p = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| d.iter().any(|d| d["code"] == "tarantula"))
+    });
+    assert!(p["diagnostics"].as_array().unwrap().len() < 5);
+    client.shutdown();
+}
+
+#[test]
+fn results_written_by_the_cli_later_are_picked_up() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    let status = client.wait_notification("faultlens/status", |_| true);
+    assert_eq!(status["state"], "untrusted", "{status}");
+    assert!(status["message"].as_str().unwrap().contains("not trusted"));
+    // The server asked to be told about the results file.
+    assert!(client
+        .log
+        .iter()
+        .any(|m| m["method"] == "client/registerCapability"
+            && m["params"]["registrations"][0]["method"] == "workspace/didChangeWatchedFiles"));
+
+    // A run in a terminal writes results: the server picks them up by itself
+    // (this client never sends didChangeWatchedFiles, so this is the poller).
+    cli(&["localize", root.to_str().unwrap()]);
+    let started = Instant::now();
+    client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // Another run (different measure order doesn't matter) is picked up
+    // through didChangeWatchedFiles too; a corrupt file is reported, not fatal.
+    let results = root.join(".faultlens/results.json");
+    std::fs::write(&results, "{\"format_version\": 1, \"tests\": [").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&results), "type": 2}]}),
+    );
+    let shown = client.wait_notification("window/showMessage", |m| m["type"] == 1);
+    assert!(
+        shown["message"].as_str().unwrap().contains("results.json"),
+        "{shown}"
+    );
+    client.wait_notification("faultlens/status", |s| s["state"] == "error");
+    cli(&["localize", root.to_str().unwrap()]);
+    client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    client.shutdown();
+}
+
+#[test]
+fn edits_shift_ranked_lines_and_stale_the_edited_one() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    let mid = root.join("mid.c");
+    client.open(&mid);
+    let uri = file_uri(&mid);
+    // Two lines inserted at the top of the file.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// one\n// two\n"}
+        ]}),
+    );
+    let moved = client.wait_notification("textDocument/publishDiagnostics", |p| p["version"] == 2);
+    let diags = moved["diagnostics"].as_array().unwrap();
+    let top = diags
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("#1 "))
+        .unwrap();
+    assert_eq!(top["range"]["start"]["line"], MID_FAULT + 2);
+    assert_eq!(top["severity"], 2);
+    // Hover follows the line.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": MID_FAULT + 2, "character": 12}}),
+    );
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("#1 of"));
+
+    // Now fix the faulty line itself: "return c;" -> "return a;".
+    let line = MID_FAULT + 2;
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+            {"range": {"start": {"line": line, "character": 15}, "end": {"line": line, "character": 16}}, "text": "a"}
+        ]}),
+    );
+    let staled = client.wait_notification("textDocument/publishDiagnostics", |p| p["version"] == 3);
+    let d = staled["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == line)
+        .unwrap()
+        .clone();
+    assert!(d["message"].as_str().unwrap().contains("stale"), "{d}");
+    assert_eq!(d["severity"], 4);
+    client.wait_notification("faultlens/status", |s| s["state"] == "stale");
+    let scores = client.wait_notification("faultlens/scores", |s| {
+        s["files"][0]["lines"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|l| l["stale"] == true))
+    });
+    let stale_line = scores["files"][0]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["stale"] == true)
+        .unwrap()
+        .clone();
+    assert_eq!(stale_line["line"], line);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let lens = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == line)
+        .unwrap()
+        .clone();
+    assert!(lens["command"]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("stale · #1"));
+    // A whole-document replacement (full sync) that deletes the two added lines.
+    let original = std::fs::read_to_string(&mid).unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": original}]}),
+    );
+    let back = client.wait_notification("textDocument/publishDiagnostics", |p| p["version"] == 4);
+    assert!(back["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["range"]["start"]["line"] == MID_FAULT));
+    client.shutdown();
+}
+
+#[test]
+fn a_trusted_workspace_runs_and_a_new_run_cancels_the_superseded_one() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true, "timeoutSeconds": 5}));
+    client.wait_notification("faultlens/status", |s| s["state"] == "noResults");
+    let first = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    let second = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    assert_eq!(first["started"], true);
+    assert_eq!(second["started"], true);
+    let first_token = format!("faultlens/run/{}", first["run"]);
+    let second_token = format!("faultlens/run/{}", second["run"]);
+    let ended = client.wait_notification("$/progress", |p| {
+        p["token"] == first_token.as_str() && p["value"]["kind"] == "end"
+    });
+    assert!(
+        ended["value"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cancelled"),
+        "{ended}"
+    );
+    let done = client.wait_notification("$/progress", |p| {
+        p["token"] == second_token.as_str() && p["value"]["kind"] == "end"
+    });
+    assert_eq!(done["value"]["message"], "3 failing of 15 tests");
+    // Progress went through build and tests.
+    let reports: Vec<String> = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "$/progress" && m["params"]["token"] == second_token.as_str())
+        .filter_map(|m| m["params"]["value"]["message"].as_str().map(String::from))
+        .collect();
+    assert!(
+        reports.iter().any(|r| r.contains("building")),
+        "{reports:?}"
+    );
+    assert!(
+        reports.iter().any(|r| r.contains("running tests")),
+        "{reports:?}"
+    );
+    assert!(client
+        .log
+        .iter()
+        .any(|m| m["method"] == "window/workDoneProgress/create"));
+    client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    assert!(root.join(".faultlens/results.json").exists());
+    client.shutdown();
+}
+
+#[test]
+fn a_build_error_becomes_a_diagnostic_at_the_compilers_location() {
+    let (_dir, root) = fixture("mid-args");
+    let mid = root.join("mid.c");
+    let broken = std::fs::read_to_string(&mid)
+        .unwrap()
+        .replace("return b;\n    }", "return b\n    }");
+    std::fs::write(&mid, broken).unwrap();
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true}));
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    let shown = client.wait_notification("window/showMessage", |m| m["type"] == 1);
+    assert!(
+        shown["message"].as_str().unwrap().contains("build failed"),
+        "{shown}"
+    );
+    let p = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| d.iter().any(|d| d["severity"] == 1))
+    });
+    let error = p["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["severity"] == 1)
+        .unwrap()
+        .clone();
+    assert_eq!(error["range"]["start"]["line"], 18, "{error}");
+    client.wait_notification("faultlens/status", |s| s["state"] == "error");
+    client.shutdown();
+}
+
+#[test]
+fn an_untrusted_workspace_runs_nothing_and_says_why() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": "yes please"}));
+    let why = client.wait_notification("window/showMessage", |_| true);
+    assert!(
+        why["message"].as_str().unwrap().contains("not trusted"),
+        "{why}"
+    );
+    let answer = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    assert_eq!(answer["started"], false);
+    assert!(answer["reason"].as_str().unwrap().contains("not trusted"));
+    // Saving with auto-run on does not run either.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"autoRunOnSave": true}}),
+    );
+    client.open(&root.join("mid.c"));
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": file_uri(&root.join("mid.c"))}}),
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !root.join(".faultlens").exists(),
+        "nothing may be built or written"
+    );
+    assert!(!client.log.iter().any(|m| m["method"] == "$/progress"));
+    client.shutdown();
+}
+
+#[test]
+fn auto_run_on_save_is_debounced_in_a_trusted_workspace() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true, "autoRunOnSave": true}));
+    let uri = file_uri(&root.join("mid.c"));
+    client.open(&root.join("mid.c"));
+    for _ in 0..3 {
+        client.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    }
+    client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    std::thread::sleep(Duration::from_millis(1000));
+    let runs = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "window/workDoneProgress/create")
+        .count();
+    assert_eq!(runs, 1, "three quick saves run once");
+    client.shutdown();
+}
+
+#[test]
+fn malformed_and_out_of_order_messages_do_not_crash_the_server() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    // A request before initialize is refused, not fatal.
+    let early = client.request_raw(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///x.c"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(early.get("error").is_some());
+    client.initialize(&root, json!({"measure": 42, "topN": "many"}));
+    // Bad settings are reported, defaults kept.
+    client.wait_notification("window/showMessage", |m| {
+        m["message"].as_str().unwrap().contains("measure")
+    });
+    // Broken JSON, a body that is not a request, wrong params, unknown methods.
+    client.send_raw(b"Content-Length: 9\r\n\r\n{\"jsonrpc");
+    client.send_raw(b"Content-Length: 2\r\n\r\n[]");
+    let wrong = client.request_raw("textDocument/hover", json!({"nonsense": true}));
+    assert!(wrong.get("error").is_some());
+    let unknown = client.request_raw("faultlens/nothing", json!({}));
+    assert!(unknown.get("error").is_some());
+    client.notify("faultlens/whatever", json!([1, 2]));
+    // Unknown documents and edits past the end.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nowhere.c", "version": 2}, "contentChanges": [{"text": "x"}]}),
+    );
+    let mid = root.join("mid.c");
+    client.open(&mid);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": file_uri(&mid), "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 900, "character": 5}, "end": {"line": 2, "character": 0}}, "text": "é\n"}
+        ]}),
+    );
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": "file:///never-opened.c"}}),
+    );
+    let bad_command = client.request_raw(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.showFailingTests", "arguments": [{"uri": 3}]}),
+    );
+    assert!(bad_command.get("error").is_some());
+    let unknown_command =
+        client.request_raw("workspace/executeCommand", json!({"command": "rm -rf"}));
+    assert!(unknown_command.get("error").is_some());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.c"}, "position": {"line": 5, "character": 0}}),
+    );
+    assert!(hover.is_null());
+    // Still alive and answering from its results.
+    let ranking = client.request("faultlens/ranking", json!({}));
+    assert_eq!(ranking["tests"]["failed"], 3);
+    client.shutdown();
+}
+
+#[test]
+fn a_client_that_disappears_mid_run_does_not_leave_the_server_behind() {
+    let (_dir, root) = fixture("hang-loop");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true}));
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    client.wait_notification("$/progress", |p| p["value"]["kind"] == "begin");
+    // The editor crashes: its end of the pipe closes without shutdown/exit.
+    client.stdin.take();
+    let status = wait_exit(&mut client.child, Duration::from_secs(15));
+    assert!(
+        status.is_some(),
+        "the server must exit when its client goes away"
+    );
+}

@@ -1,0 +1,95 @@
+//! The three kinds of test suite, end to end: real gcc builds, real test
+//! processes, per-test gcov coverage, the ranking.
+
+mod common;
+use common::*;
+
+#[test]
+fn io_tests_rank_the_faulty_line_first() {
+    let dir = fixture("mid-args");
+    let doc = localize_json(dir.path(), &[]);
+    assert_eq!(doc["measure"], "ochiai");
+    assert_eq!(doc["tests"]["total"], 15);
+    assert_eq!(doc["tests"]["failed"], 3);
+    let first = &doc["ranking"][0];
+    assert_eq!(
+        (first["file"].as_str(), first["line"].as_u64()),
+        (Some("mid.c"), Some(22))
+    );
+    assert_eq!(first["rank"]["best"], 1);
+    assert_eq!(first["ef"], 3);
+    assert_eq!(first["text"], "return c;");
+    // ef + nf = failing tests and ep + np = passing tests on every line.
+    for e in doc["ranking"].as_array().unwrap() {
+        assert_eq!(e["ef"].as_u64().unwrap() + e["nf"].as_u64().unwrap(), 3);
+        assert_eq!(e["ep"].as_u64().unwrap() + e["np"].as_u64().unwrap(), 12);
+    }
+    // The results document is on disk for the language server and others.
+    let results = results(dir.path());
+    assert_eq!(results["suite"], "io");
+    assert_eq!(results["tests"].as_array().unwrap().len(), 15);
+}
+
+#[test]
+fn ctest_projects_are_detected_built_in_the_shadow_dir_and_test_code_is_excluded() {
+    let dir = fixture("ringbuf-ctest");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 13);
+    assert_eq!(doc["tests"]["failed"], 3);
+    let ranking = doc["ranking"].as_array().unwrap();
+    assert!(
+        ranking
+            .iter()
+            .all(|e| e["file"].as_str().unwrap().starts_with("src/")),
+        "test drivers are not ranked"
+    );
+    let fault = entry(&doc, "src/ringbuf.c", 80);
+    assert_eq!(fault["ef"], 3, "every failing test ran the faulty line");
+    assert!(dir.path().join(".faultlens/cmake-build").is_dir());
+    assert!(
+        !dir.path().join("build").exists() && !dir.path().join("CMakeCache.txt").exists(),
+        "the user's tree holds no build"
+    );
+    // CTest locations point at the add_test() call.
+    let results = results(dir.path());
+    let test = &results["tests"][0];
+    assert_eq!(test["location"]["file"], "CMakeLists.txt");
+    assert!(test["location"]["line"].as_u64().unwrap() > 1);
+    // With --include-test-code the drivers are ranked too.
+    let all = localize_json(dir.path(), &["--top", "0", "--include-test-code"]);
+    assert!(all["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["file"].as_str().unwrap().starts_with("tests/")));
+}
+
+#[test]
+fn tests_command_lists_declared_tests_without_building() {
+    let dir = fixture("mid-args");
+    let out = faultlens(&["tests", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("15 tests (io suite, from faultlens.toml):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("first-middle-last-largest  (faultlens.toml:"),
+        "{text}"
+    );
+    assert!(
+        !dir.path().join(".faultlens/build").exists(),
+        "listing io tests needs no build"
+    );
+}
+
+#[test]
+fn ctest_tests_are_listed_by_name() {
+    let dir = fixture("ringbuf-ctest");
+    let out = faultlens(&["tests", dir.path().to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["kind"], "ctest");
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 13);
+}
