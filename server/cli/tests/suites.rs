@@ -93,3 +93,68 @@ fn ctest_tests_are_listed_by_name() {
     assert_eq!(doc["kind"], "ctest");
     assert_eq!(doc["tests"].as_array().unwrap().len(), 13);
 }
+
+/// Every file under `dir` outside `.faultlens/`, with its contents.
+fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.file_name().unwrap() == ".faultlens" {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn a_make_build_runs_in_the_shadow_copy_and_leaves_the_tree_untouched() {
+    let dir = fixture("make-build");
+    let before = snapshot(dir.path());
+    let doc = localize_json(dir.path(), &[]);
+    assert!(doc["tests"]["failed"].as_u64().unwrap() > 0);
+    assert_eq!(snapshot(dir.path()), before, "nothing outside .faultlens/ was created or changed");
+    assert!(dir.path().join(".faultlens/shadow/Makefile").is_file());
+    // Ranked paths are the project's, not the shadow's.
+    assert!(doc["ranking"].as_array().unwrap().iter().all(|e| !e["file"].as_str().unwrap().contains(".faultlens")));
+}
+
+#[test]
+fn a_runner_lists_and_runs_tests_by_name() {
+    let dir = fixture("runner-script");
+    let before = snapshot(dir.path());
+    let doc = localize_json(dir.path(), &[]);
+    assert_eq!(doc["tests"]["total"], 14);
+    assert_eq!(doc["tests"]["failed"], 4);
+    let results = results(dir.path());
+    assert_eq!(results["suite"], "runner");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn an_io_project_without_config_is_detected() {
+    let dir = fixture("autodetect-io");
+    assert!(!dir.path().join("faultlens.toml").exists());
+    let doc = localize_json(dir.path(), &[]);
+    assert_eq!(doc["tests"]["failed"], 3);
+    assert_eq!(results(dir.path())["suite"], "io");
+}
+
+#[test]
+fn compact_test_forms_expand_to_named_tests() {
+    let dir = fixture("compact-suite");
+    let out = faultlens(&["tests", dir.path().to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = doc["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.len() >= 60, "{} tests", names.len());
+    assert!(names.iter().any(|n| n.contains(".txt:")), "table rows are named FILE:LINE");
+    assert!(names.iter().any(|n| !n.contains(':')), "inputs are named by their stem");
+}
