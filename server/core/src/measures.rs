@@ -461,3 +461,42 @@ mod tests {
         assert!(ALL.len() >= 12);
     }
 }
+
+#[cfg(test)]
+mod single_fault_optimality {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Two spectra from the same test suite (same F and P).
+    fn pair() -> impl Strategy<Value = (Counts, Counts)> {
+        (1u32..20, 0u32..30).prop_flat_map(|(f, p)| {
+            let one = (0..=f, 0..=p).prop_map(move |(ef, ep)| Counts::new(ef, f - ef, ep, p - ep));
+            (one.clone(), one)
+        })
+    }
+
+    proptest! {
+        /// Naish et al.'s conditions: a line run by every failing test
+        /// outranks any line that is not; among lines run by every failing
+        /// test, fewer passing runs rank higher.
+        #[test]
+        fn opt_op2_and_naish1_are_single_fault_optimal((a, b) in pair()) {
+            for m in [Measure::Opt(BoundedBase::Ochiai), Measure::Opt(BoundedBase::Tarantula), Measure::Op2, Measure::Naish1] {
+                let all_failing = |c: &Counts| c.ef == c.failed();
+                if all_failing(&a) && !all_failing(&b) {
+                    prop_assert!(m.score(&a) > m.score(&b), "{}: {a:?} vs {b:?}", m.name());
+                }
+                if all_failing(&a) && all_failing(&b) && a.ep < b.ep {
+                    prop_assert!(m.score(&a) > m.score(&b), "{}: {a:?} vs {b:?}", m.name());
+                }
+            }
+        }
+
+        #[test]
+        fn no_measure_is_ever_nan((a, _) in pair()) {
+            for m in ALL {
+                prop_assert!(!m.score(&a).is_nan(), "{} on {a:?}", m.name());
+            }
+        }
+    }
+}
