@@ -620,7 +620,7 @@ fn a_build_error_becomes_a_diagnostic_at_the_compilers_location() {
     let mid = root.join("mid.c");
     let broken = std::fs::read_to_string(&mid)
         .unwrap()
-        .replace("return b;\n    }", "return b\n    }");
+        .replace("long n[3];", "long n[3] = ;");
     std::fs::write(&mid, broken).unwrap();
     let mut client = Client::start();
     client.initialize(&root, json!({"trusted": true}));
@@ -643,7 +643,7 @@ fn a_build_error_becomes_a_diagnostic_at_the_compilers_location() {
         .find(|d| d["severity"] == 1)
         .unwrap()
         .clone();
-    assert_eq!(error["range"]["start"]["line"], 18, "{error}");
+    assert_eq!(error["range"]["start"]["line"], 32, "{error}");
     client.wait_notification("faultlens/status", |s| s["state"] == "error");
     client.shutdown();
 }

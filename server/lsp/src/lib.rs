@@ -45,6 +45,7 @@
 
 pub mod diagnostics;
 pub mod document;
+pub mod framing;
 pub mod hover;
 pub mod lenses;
 pub mod localization;
@@ -60,6 +61,7 @@ pub mod state;
 pub mod tracking;
 
 use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tower_lsp_server::{LspService, Server};
 
 /// Serves the Language Server Protocol on stdin/stdout until the client
@@ -74,7 +76,9 @@ pub fn run_stdio() -> anyhow::Result<()> {
             .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
             .finish();
         let backend = service.inner().clone();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        let (reader, writer) = tokio::io::duplex(1 << 16);
+        tokio::spawn(guard_stdin(writer));
+        Server::new(reader, tokio::io::stdout(), socket)
             .serve(service)
             .await;
         backend
@@ -82,6 +86,35 @@ pub fn run_stdio() -> anyhow::Result<()> {
     // The client is gone: stop test processes of a run in progress, and do
     // not wait long for background work.
     backend.cancel_run();
-    runtime.shutdown_timeout(Duration::from_secs(2));
+    runtime.block_on(async {
+        let _ = tokio::time::timeout(Duration::from_secs(3), backend.wait_idle()).await;
+    });
+    // Stdin may still be blocked in a read: do not wait for it.
+    runtime.shutdown_background();
     Ok(())
+}
+
+/// Copies well-formed messages from stdin to the server's reader (see
+/// `framing`); dropping `sink` at the end of stdin ends the session.
+async fn guard_stdin(mut sink: tokio::io::DuplexStream) {
+    let mut stdin = tokio::io::stdin();
+    let mut framer = framing::Framer::default();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match stdin.read(&mut chunk).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        framer.push(&chunk[..n]);
+        while let Some(frame) = framer.next_frame() {
+            match frame {
+                framing::Frame::Message(bytes) => {
+                    if sink.write_all(&bytes).await.is_err() {
+                        return;
+                    }
+                }
+                framing::Frame::Dropped(why) => eprintln!("faultlens lsp: ignored {why}"),
+            }
+        }
+    }
 }

@@ -17,5 +17,7 @@ pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, Strin
             sources.insert(file.path.clone(), &text);
         }
     }
-    Ok(faultlens_report::json::ranking_json(&analysis, &sources, None))
+    Ok(faultlens_report::json::ranking_json(
+        &analysis, &sources, None,
+    ))
 }

@@ -38,7 +38,9 @@ pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Load
         return Loaded::Unchanged;
     }
     match store::read_results(root) {
-        Ok(Some(results)) => Loaded::Ranked(Box::new(Localization::new(results, measure, root)), sig),
+        Ok(Some(results)) => {
+            Loaded::Ranked(Box::new(Localization::new(results, measure, root)), sig)
+        }
         Ok(None) => Loaded::Missing,
         Err(e) => Loaded::Broken(e.to_string(), sig),
     }

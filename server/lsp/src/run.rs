@@ -7,7 +7,7 @@ use crate::state::{ActiveRun, Problem};
 use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
 use std::path::PathBuf;
 use std::time::Duration;
-use tower_lsp_server::ls_types::{MessageType, NumberOrString, ProgressToken, Uri};
+use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
 
 /// Progress as (percentage, message): building and discovery take the first
 /// tenth, test runs most of the rest.
@@ -24,10 +24,22 @@ pub fn progress_step(p: &Progress) -> (u32, String) {
 }
 
 /// Runs the pipeline in a blocking thread and reports what happened.
-pub async fn run(backend: Backend, active: ActiveRun, root: PathBuf, timeout: Duration, progress: bool) {
+pub async fn run(
+    backend: Backend,
+    active: ActiveRun,
+    root: PathBuf,
+    timeout: Duration,
+    progress: bool,
+) {
     let generation = active.generation;
     let token = ProgressToken::String(format!("faultlens/run/{generation}"));
-    let reporter = if progress && backend.client.create_work_done_progress(token.clone()).await.is_ok() {
+    let reporter = if progress
+        && backend
+            .client
+            .create_work_done_progress(token.clone())
+            .await
+            .is_ok()
+    {
         Some(
             backend
                 .client
@@ -41,6 +53,16 @@ pub async fn run(backend: Backend, active: ActiveRun, root: PathBuf, timeout: Du
         None
     };
 
+    // Wait for a superseded run to stop: runs share the build directory.
+    let _slot = backend.run_slot().lock().await;
+    if !backend.is_current(generation) {
+        if let Some(reporter) = reporter {
+            reporter
+                .finish_with_message("cancelled: a newer run replaced this one")
+                .await;
+        }
+        return;
+    }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
     let cancel = active.cancel.clone();
     let work_root = root.clone();
@@ -68,7 +90,9 @@ pub async fn run(backend: Backend, active: ActiveRun, root: PathBuf, timeout: Du
     }
     let outcome = match job.await {
         Ok(outcome) => outcome,
-        Err(e) => Err(PipelineError::Discovery(format!("the run stopped unexpectedly: {e}"))),
+        Err(e) => Err(PipelineError::Discovery(format!(
+            "the run stopped unexpectedly: {e}"
+        ))),
     };
 
     let current = backend.is_current(generation);
@@ -77,7 +101,11 @@ pub async fn run(backend: Backend, active: ActiveRun, root: PathBuf, timeout: Du
             if let Some(reporter) = &reporter {
                 reporter.report_with_message("ranking", 96).await;
             }
-            format!("{} failing of {} tests", results.failed_count(), results.tests.len())
+            format!(
+                "{} failing of {} tests",
+                results.failed_count(),
+                results.tests.len()
+            )
         }
         Err(PipelineError::Cancelled) => "cancelled: a newer run replaced this one".into(),
         Err(e) => format!("failed: {}", first_line(&e.to_string())),
@@ -137,14 +165,6 @@ fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or(text).to_string()
 }
 
-#[allow(dead_code)]
-fn token_text(token: &ProgressToken) -> String {
-    match token {
-        NumberOrString::Number(n) => n.to_string(),
-        NumberOrString::String(s) => s.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,9 +172,17 @@ mod tests {
     #[test]
     fn progress_climbs_with_the_tests() {
         assert_eq!(progress_step(&Progress::Building).0, 2);
-        let half = Progress::Running { done: 5, total: 10, test: "t".into() };
+        let half = Progress::Running {
+            done: 5,
+            total: 10,
+            test: "t".into(),
+        };
         assert_eq!(progress_step(&half), (50, "running tests 5/10: t".into()));
-        let none = Progress::Running { done: 0, total: 0, test: "t".into() };
+        let none = Progress::Running {
+            done: 0,
+            total: 0,
+            test: "t".into(),
+        };
         assert_eq!(progress_step(&none).0, 10);
     }
 }

@@ -38,6 +38,9 @@ struct Shared {
     publish: tokio::sync::Mutex<()>,
     /// Serializes reads of the results file.
     reload: tokio::sync::Mutex<()>,
+    /// Held by the run whose pipeline job is in progress: runs share the
+    /// build directory, so a new run waits for a cancelled one to stop.
+    run_slot: tokio::sync::Mutex<()>,
     client_caps: Mutex<ClientCaps>,
 }
 
@@ -55,6 +58,7 @@ impl Backend {
                 state: Mutex::new(State::default()),
                 publish: tokio::sync::Mutex::new(()),
                 reload: tokio::sync::Mutex::new(()),
+                run_slot: tokio::sync::Mutex::new(()),
                 client_caps: Mutex::new(ClientCaps::default()),
             }),
         }
@@ -67,7 +71,11 @@ impl Backend {
     }
 
     fn caps(&self) -> ClientCaps {
-        *self.shared.client_caps.lock().unwrap_or_else(|e| e.into_inner())
+        *self
+            .shared
+            .client_caps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sends what the current state shows: diagnostics, scores, status.
@@ -88,12 +96,16 @@ impl Backend {
         };
         let publication = self.state().publication(&disk);
         for (uri, diagnostics, version) in publication.diagnostics {
-            self.client.publish_diagnostics(uri, diagnostics, version).await;
+            self.client
+                .publish_diagnostics(uri, diagnostics, version)
+                .await;
         }
         if let Some(scores) = publication.scores {
             self.client.send_notification::<Scores>(scores).await;
         }
-        self.client.send_notification::<Status>(publication.status).await;
+        self.client
+            .send_notification::<Status>(publication.status)
+            .await;
         if self.caps().code_lens_refresh {
             let client = self.client.clone();
             tokio::spawn(async move {
@@ -114,13 +126,20 @@ impl Backend {
         let _one_at_a_time = self.shared.reload.lock().await;
         let (root, measure, known) = {
             let state = self.state();
-            let Some(root) = state.root.clone() else { return };
+            let Some(root) = state.root.clone() else {
+                return;
+            };
             let known = if force { None } else { state.results_signature };
             (root, state.settings.measure, known)
         };
         let loaded = tokio::task::spawn_blocking(move || reload::load(&root, measure, known))
             .await
-            .unwrap_or_else(|e| Loaded::Broken(format!("reading the results failed: {e}"), dummy_signature()));
+            .unwrap_or_else(|e| {
+                Loaded::Broken(
+                    format!("reading the results failed: {e}"),
+                    dummy_signature(),
+                )
+            });
         match loaded {
             Loaded::Unchanged => {}
             Loaded::Missing => {
@@ -220,7 +239,12 @@ impl Backend {
                     cancel: faultlens_pipeline::CancelToken::new(),
                 };
                 state.run = Some(active.clone());
-                Ok((active, root, state.settings.timeout, state.client_supports_progress))
+                Ok((
+                    active,
+                    root,
+                    state.settings.timeout,
+                    state.client_supports_progress,
+                ))
             } else {
                 Err("faultlens has no workspace folder to run in: open a folder (the project root) in the editor".into())
             }
@@ -233,7 +257,9 @@ impl Backend {
                 Ok(generation)
             }
             Err(message) => {
-                self.client.show_message(MessageType::WARNING, &message).await;
+                self.client
+                    .show_message(MessageType::WARNING, &message)
+                    .await;
                 Err(message)
             }
         }
@@ -241,7 +267,10 @@ impl Backend {
 
     /// Whether run `generation` is still the current one.
     pub fn is_current(&self, generation: u64) -> bool {
-        self.state().run.as_ref().is_some_and(|r| r.generation == generation)
+        self.state()
+            .run
+            .as_ref()
+            .is_some_and(|r| r.generation == generation)
     }
 
     /// The `faultlens/ranking` request.
@@ -249,14 +278,20 @@ impl Backend {
         let (loc, measure) = {
             let state = self.state();
             let Some(loc) = state.localization.clone() else {
-                return Err(request_failed("no results yet: run `faultlens localize` or the faultlens.localize command"));
+                return Err(request_failed(
+                    "no results yet: run `faultlens localize` or the faultlens.localize command",
+                ));
             };
             (loc, state.settings.measure)
         };
         let measure = match params.get("measure") {
             None | Some(Value::Null) => measure,
             Some(Value::String(name)) => Measure::parse(name).map_err(Error::invalid_params)?,
-            Some(other) => return Err(Error::invalid_params(format!("measure must be a string, got {other}"))),
+            Some(other) => {
+                return Err(Error::invalid_params(format!(
+                    "measure must be a string, got {other}"
+                )))
+            }
         };
         tokio::task::spawn_blocking(move || ranking::ranking_json(&loc, measure))
             .await
@@ -268,7 +303,10 @@ impl Backend {
         let place = match arguments.first() {
             None | Some(Value::Null) => None,
             Some(arg) => {
-                let uri = arg.get("uri").and_then(Value::as_str).and_then(|u| u.parse::<Uri>().ok());
+                let uri = arg
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .and_then(|u| u.parse::<Uri>().ok());
                 let line = arg.get("line").and_then(Value::as_u64);
                 match (uri, line) {
                     (Some(uri), Some(line)) => Some((uri, line as u32)),
@@ -293,7 +331,10 @@ impl Backend {
                     None => t["name"].as_str().unwrap_or("?").to_string(),
                 })
                 .collect();
-            format!("faultlens: failing tests that ran this line:\n{}", lines.join("\n"))
+            format!(
+                "faultlens: failing tests that ran this line:\n{}",
+                lines.join("\n")
+            )
         };
         self.client.show_message(MessageType::INFO, text).await;
         Ok(Some(Value::Array(tests)))
@@ -301,12 +342,16 @@ impl Backend {
 
     async fn set_measure(&self, arguments: &[Value]) -> Result<Option<Value>> {
         let Some(name) = arguments.first().and_then(Value::as_str) else {
-            return Err(Error::invalid_params("faultlens.setMeasure takes the measure's name, e.g. [\"dstar\"]"));
+            return Err(Error::invalid_params(
+                "faultlens.setMeasure takes the measure's name, e.g. [\"dstar\"]",
+            ));
         };
         let mut settings = self.state().settings.clone();
         let problems = settings.apply(&json!({ "measure": name }));
         if let Some(problem) = problems.first() {
-            self.client.show_message(MessageType::WARNING, problem).await;
+            self.client
+                .show_message(MessageType::WARNING, problem)
+                .await;
             return Err(Error::invalid_params(problem.clone()));
         }
         {
@@ -316,6 +361,16 @@ impl Backend {
         }
         self.publish().await;
         Ok(Some(json!({ "measure": settings.measure.name() })))
+    }
+
+    /// The lock a run holds while its pipeline job works.
+    pub fn run_slot(&self) -> &tokio::sync::Mutex<()> {
+        &self.shared.run_slot
+    }
+
+    /// Waits until no pipeline job is working.
+    pub async fn wait_idle(&self) {
+        let _slot = self.shared.run_slot.lock().await;
     }
 
     /// Cancels any run: the client is going away.
@@ -351,7 +406,11 @@ impl LanguageServer for Backend {
             .as_ref()
             .map(|f| f.iter().map(|f| f.uri.clone()).collect());
         #[allow(deprecated)]
-        let root = crate::state::root_from(params.root_uri.as_ref(), folders.as_deref(), params.root_path.as_deref());
+        let root = crate::state::root_from(
+            params.root_uri.as_ref(),
+            folders.as_deref(),
+            params.root_path.as_deref(),
+        );
         let caps = &params.capabilities;
         {
             let mut state = self.state();
@@ -366,7 +425,11 @@ impl LanguageServer for Backend {
         }
         {
             let workspace = caps.workspace.as_ref();
-            let mut client_caps = self.shared.client_caps.lock().unwrap_or_else(|e| e.into_inner());
+            let mut client_caps = self
+                .shared
+                .client_caps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             client_caps.watch_registration = workspace
                 .and_then(|w| w.did_change_watched_files.as_ref())
                 .and_then(|d| d.dynamic_registration)
@@ -382,7 +445,9 @@ impl LanguageServer for Backend {
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 for p in problems {
-                    client.show_message(MessageType::WARNING, format!("faultlens: {p}")).await;
+                    client
+                        .show_message(MessageType::WARNING, format!("faultlens: {p}"))
+                        .await;
                 }
             });
         }
@@ -392,20 +457,26 @@ impl LanguageServer for Backend {
                 version: Some(env!("CARGO_PKG_VERSION").into()),
             }),
             capabilities: ServerCapabilities {
-                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-                        include_text: Some(false),
-                    })),
-                    ..Default::default()
-                })),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                            include_text: Some(false),
+                        })),
+                        ..Default::default()
+                    },
+                )),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![LOCALIZE.into(), SHOW_FAILING_TESTS.into(), SET_MEASURE.into()],
+                    commands: vec![
+                        LOCALIZE.into(),
+                        SHOW_FAILING_TESTS.into(),
+                        SET_MEASURE.into(),
+                    ],
                     ..Default::default()
                 }),
                 ..ServerCapabilities::default()
@@ -428,7 +499,9 @@ impl LanguageServer for Backend {
                 .await;
         }
         if !trusted {
-            self.client.show_message(MessageType::INFO, format!("faultlens: {UNTRUSTED}")).await;
+            self.client
+                .show_message(MessageType::INFO, format!("faultlens: {UNTRUSTED}"))
+                .await;
         }
         self.spawn_watch_registration();
         self.reload(true).await;
@@ -490,7 +563,9 @@ impl LanguageServer for Backend {
             problems
         };
         for p in problems {
-            self.client.show_message(MessageType::WARNING, format!("faultlens: {p}")).await;
+            self.client
+                .show_message(MessageType::WARNING, format!("faultlens: {p}"))
+                .await;
         }
         self.publish().await;
     }

@@ -107,36 +107,107 @@ impl LineTracker {
         }
     }
 
-    /// Moves lines through a whole-document replacement, treating the lines
-    /// between the unchanged head and tail as one edit.
+    /// Moves lines through a whole-document replacement. Lines kept
+    /// unchanged (a longest common subsequence of the two texts) move to
+    /// their new place; within each changed stretch, old lines pair up with
+    /// new lines in order (changed: stale) and any surplus old lines are gone.
     pub fn apply_full(&mut self, old_text: &str, new_text: &str) {
         let old: Vec<&str> = old_text.split('\n').collect();
         let new: Vec<&str> = new_text.split('\n').collect();
-        let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-        let max_tail = old.len().min(new.len()) - head;
-        let tail = old
-            .iter()
-            .rev()
-            .zip(new.iter().rev())
-            .take(max_tail)
-            .take_while(|(a, b)| a == b)
-            .count();
-        if head == old.len() && old.len() == new.len() {
-            return; // identical
+        let map = line_map(&old, &new);
+        for tracked in self.lines.values_mut() {
+            let Some(l) = tracked.line else { continue };
+            match map.get(l as usize).copied().flatten() {
+                Some((to, changed)) => {
+                    tracked.line = Some(to);
+                    tracked.stale |= changed;
+                }
+                None => {
+                    tracked.line = None;
+                    tracked.stale = true;
+                }
+            }
         }
-        let mut replacement = String::new();
-        for line in &new[head..new.len() - tail] {
-            replacement.push_str(line);
-            replacement.push('\n');
-        }
-        self.apply(&Edit {
-            start_line: head as u32,
-            start_col: 0,
-            end_line: (old.len() - tail) as u32,
-            end_col: 0,
-            text: &replacement,
-        });
     }
+}
+
+/// Largest changed stretch (old lines × new lines) diffed line by line;
+/// beyond it, the stretch is treated as replaced wholesale.
+const MAX_DIFF_CELLS: usize = 4_000_000;
+
+/// For every old line: its new line and whether its text changed, or
+/// `None` when it was deleted.
+fn line_map(old: &[&str], new: &[&str]) -> Vec<Option<(u32, bool)>> {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let max_tail = old.len().min(new.len()) - head;
+    let tail = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(max_tail)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut map = vec![None; old.len()];
+    for (i, slot) in map.iter_mut().enumerate().take(head) {
+        *slot = Some((i as u32, false));
+    }
+    let shift = new.len() as i64 - old.len() as i64;
+    for (i, slot) in map.iter_mut().enumerate().skip(old.len() - tail) {
+        *slot = Some(((i as i64 + shift) as u32, false));
+    }
+    let (a, b) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    let matches = if a.len().saturating_mul(b.len()) <= MAX_DIFF_CELLS {
+        common_lines(a, b)
+    } else {
+        vec![]
+    };
+    // Walk the changed stretches between matched lines.
+    let (mut i, mut j) = (0usize, 0usize);
+    for &(mi, mj) in matches.iter().chain(std::iter::once(&(a.len(), b.len()))) {
+        let mut nj = j;
+        for slot in &mut map[head + i..head + mi] {
+            if nj < mj {
+                *slot = Some(((head + nj) as u32, true));
+                nj += 1;
+            }
+        }
+        if mi < a.len() {
+            map[head + mi] = Some(((head + mj) as u32, false));
+        }
+        i = mi + 1;
+        j = mj + 1;
+    }
+    map
+}
+
+/// A longest common subsequence of two line lists, as index pairs.
+fn common_lines(a: &[&str], b: &[&str]) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    // lengths[i][j]: LCS length of a[i..] and b[j..].
+    let mut lengths = vec![0u32; (n + 1) * (m + 1)];
+    let at = |i: usize, j: usize| i * (m + 1) + j;
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lengths[at(i, j)] = if a[i] == b[j] {
+                lengths[at(i + 1, j + 1)] + 1
+            } else {
+                lengths[at(i + 1, j)].max(lengths[at(i, j + 1)])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n && j < m {
+        if a[i] == b[j] {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if lengths[at(i + 1, j)] >= lengths[at(i, j + 1)] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -250,8 +321,31 @@ mod tests {
         // Insert two lines after "a" and change "c".
         t.apply_full(old, "a\nx\ny\nb\nC\nd\ne\n");
         assert_eq!(t.get(0), fresh(0));
-        assert_eq!(t.get(2).stale, true);
+        assert!(t.get(2).stale);
         assert_eq!(t.get(4), fresh(6));
+        // Undoing an insertion above, with another line changed meanwhile.
+        let mut t = LineTracker::new([2, 3, 5, 7]);
+        let before = "x\ny\na\nb\nc\nd\ne\nf\n";
+        t.apply_full(before, "a\nb\nC\nd\ne\nF2\nF3\n");
+        assert_eq!(t.get(2), fresh(0));
+        assert_eq!(t.get(3), fresh(1));
+        assert_eq!(t.get(5), fresh(3));
+        assert_eq!(
+            t.get(7),
+            Tracked {
+                line: Some(5),
+                stale: true
+            }
+        );
+        let mut gone = LineTracker::new([1]);
+        gone.apply_full("a\nb\nc\n", "a\nc\n");
+        assert_eq!(
+            gone.get(1),
+            Tracked {
+                line: None,
+                stale: true
+            }
+        );
         let mut same = LineTracker::new([1]);
         same.apply_full(old, old);
         assert_eq!(same.get(1), fresh(1));
