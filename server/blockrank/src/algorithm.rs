@@ -72,7 +72,9 @@ impl ProfileSums {
 pub enum BlockRankError {
     #[error("an edge profile has {got} counts but the graph has {expected} edges")]
     ProfileLength { expected: usize, got: usize },
-    #[error("edge #{edge} goes from block {from} to block {to} but the graph has only {blocks} blocks")]
+    #[error(
+        "edge #{edge} goes from block {from} to block {to} but the graph has only {blocks} blocks"
+    )]
     EdgeOutOfRange {
         edge: usize,
         from: usize,
@@ -210,9 +212,7 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
             break;
         }
     }
-    let br_prime = (0..n)
-        .map(|b| t[b] * br[b] + (1.0 - t[b]) * i[b])
-        .collect();
+    let br_prime = (0..n).map(|b| t[b] * br[b] + (1.0 - t[b]) * i[b]).collect();
     Ok(BlockScores {
         pp,
         pf,

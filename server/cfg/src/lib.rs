@@ -1,1 +1,18 @@
-//! Control-flow graphs of C functions and per-test edge profiles.
+//! Control-flow graphs of C functions (from tree-sitter-c) and per-test edge
+//! profiles derived from gcov's line and branch counts.
+
+pub mod build;
+pub mod graph;
+pub mod profile;
+
+pub use build::build_cfgs;
+pub use graph::{Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT};
+pub use profile::{edge_profiles, plan, CoverageView, EdgeProfile, FunctionPlan};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CfgError {
+    #[error("tree-sitter-c could not be loaded ({0}); the tree-sitter and tree-sitter-c versions do not match")]
+    Language(String),
+    #[error("tree-sitter could not parse the source")]
+    Parse,
+}

@@ -1,0 +1,437 @@
+//! Per-test edge profiles derived from gcov's counts.
+//!
+//! gcov reports how often each line ran and, with `-b`, how often each
+//! conditional branch was taken (per line, in gcc's order). Neither is an
+//! edge count of our source-level graph directly, so each count becomes a
+//! linear equation over edge counts and the equations are solved by
+//! propagation (an equation with one unknown edge left fixes it):
+//!
+//! 1. exact evidence, used first:
+//!    - branch counts: the decisions whose controlling expressions cover the
+//!      same lines form a cluster; when gcov lists exactly as many branches
+//!      on those lines as the cluster's decisions have edges, they are
+//!      assigned in order (decisions in source order, each decision's edges
+//!      in gcc's order, see `build`). Otherwise the cluster gives no
+//!      evidence (a macro hiding a branch, a folded constant);
+//!    - line counts: gcov's count of line L is the number of times control
+//!      entered the blocks on L from elsewhere. Where every block with code
+//!      on L starts on L and they form no cycle, the edges entering them
+//!      from outside sum to the count (this covers the header line, which
+//!      counts calls, and case and goto labels). Lines holding the rest of
+//!      a statement split by `&&`/`||`/`?:` are not used: gcc may put that
+//!      code on any line of the statement;
+//! 2. the count of a block's last line, where no other block has code, for
+//!    its single outgoing edge (exact unless the run stopped inside that
+//!    last statement; exact evidence at the successor takes precedence);
+//! 3. flow conservation (what enters a block leaves it), the last resort:
+//!    it cannot see a run that stopped inside a block, so it is only used
+//!    where nothing else determines an edge.
+//!
+//! What stays ambiguous: a run that stops (crash, `exit` in a callee) inside
+//! the last statement of a block whose successor is entered from elsewhere
+//! too, with no other evidence, is counted as leaving the block; and edges
+//! that no equation reaches are 0 and reported in `unresolved`.
+
+use std::collections::HashMap;
+
+use faultlens_core::results::FileCoverage;
+
+use crate::graph::{FunctionCfg, ENTRY, EXIT};
+
+/// One test's edge counts for one function, in `FunctionCfg::edges` order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EdgeProfile {
+    pub counts: Vec<u64>,
+    /// Edges no evidence determined (set to 0).
+    pub unresolved: usize,
+    /// Exact equations that disagreed with the solution (data that does not
+    /// fit the graph; a negative solution is clamped to 0 and counted too).
+    pub inconsistent: usize,
+    /// Decision clusters whose gcov branch count did not match the graph.
+    pub unmatched_branches: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rhs {
+    Line(u32),
+    Zero,
+    /// Item `item` of cluster `cluster`'s flattened branch counts.
+    Branch {
+        cluster: usize,
+        item: usize,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Equation {
+    terms: Vec<(usize, i64)>,
+    rhs: Rhs,
+    priority: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Cluster {
+    lo: u32,
+    hi: u32,
+    /// Edges of the cluster's decisions, in gcov's order.
+    edges: Vec<usize>,
+}
+
+const LEVELS: usize = 3;
+
+/// What can be prepared once per function and reused for every test.
+#[derive(Debug, Clone)]
+pub struct FunctionPlan {
+    edges: usize,
+    equations: Vec<Equation>,
+    clusters: Vec<Cluster>,
+    /// Executable lines of the function (for "did this cluster run").
+    executable: Vec<u32>,
+    by_edge: Vec<Vec<usize>>,
+}
+
+/// Prepares the equations of every function in a file. `executable` lists
+/// the lines gcov considers executable in that file (any order).
+pub fn plan(cfgs: &[FunctionCfg], executable: &[u32]) -> Vec<FunctionPlan> {
+    let mut lines: Vec<u32> = executable.to_vec();
+    lines.sort_unstable();
+    lines.dedup();
+    cfgs.iter().map(|cfg| plan_function(cfg, &lines)).collect()
+}
+
+fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
+    let is_executable = |l: u32| executable.binary_search(&l).is_ok();
+    let mut equations = Vec::new();
+
+    // Branch clusters.
+    let mut decisions: Vec<usize> = (0..cfg.blocks.len())
+        .filter(|&b| cfg.blocks[b].decision.is_some())
+        .collect();
+    decisions.sort_by_key(|&b| {
+        let d = cfg.blocks[b].decision.expect("filtered");
+        (d.line, d.order)
+    });
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for &b in &decisions {
+        let d = cfg.blocks[b].decision.expect("filtered");
+        match clusters.last_mut() {
+            Some(c) if d.line <= c.hi => {
+                c.hi = c.hi.max(d.end_line);
+                c.edges.extend(&cfg.blocks[b].succs);
+            }
+            _ => clusters.push(Cluster {
+                lo: d.line,
+                hi: d.end_line,
+                edges: cfg.blocks[b].succs.clone(),
+            }),
+        }
+    }
+    // Within a merged cluster the decisions must be in source order.
+    for (ci, cluster) in clusters.iter_mut().enumerate() {
+        let mut members: Vec<usize> = decisions
+            .iter()
+            .copied()
+            .filter(|&b| {
+                let d = cfg.blocks[b].decision.expect("filtered");
+                d.line >= cluster.lo && d.line <= cluster.hi
+            })
+            .collect();
+        members.sort_by_key(|&b| cfg.blocks[b].decision.expect("filtered").order);
+        cluster.edges = members
+            .iter()
+            .flat_map(|&b| cfg.blocks[b].succs.iter().copied())
+            .collect();
+        for (item, &e) in cluster.edges.iter().enumerate() {
+            equations.push(Equation {
+                terms: vec![(e, 1)],
+                rhs: Rhs::Branch { cluster: ci, item },
+                priority: 0,
+            });
+        }
+    }
+
+    // Which blocks have code on which line.
+    let mut on_line: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        for p in &block.pieces {
+            for l in p.line..=p.end_line {
+                let v = on_line.entry(l).or_default();
+                if !v.contains(&b) {
+                    v.push(b);
+                }
+            }
+        }
+    }
+    let mut ambiguous: Vec<u32> = cfg
+        .blocks
+        .iter()
+        .flat_map(|b| b.pieces.iter())
+        .filter(|p| p.continuation)
+        .flat_map(|p| p.line..=p.end_line)
+        .collect();
+    ambiguous.sort_unstable();
+    let is_clear = |l: u32| is_executable(l) && ambiguous.binary_search(&l).is_err();
+    let mut line_keys: Vec<u32> = on_line.keys().copied().collect();
+    line_keys.sort_unstable();
+    for &l in &line_keys {
+        if !is_clear(l) {
+            continue;
+        }
+        let group = &on_line[&l];
+        let all_start_here = group
+            .iter()
+            .all(|&b| cfg.blocks[b].pieces.first().map(|p| p.line) == Some(l));
+        if all_start_here && !has_cycle(cfg, group) {
+            let terms: Vec<(usize, i64)> = group
+                .iter()
+                .flat_map(|&b| cfg.blocks[b].preds.iter().copied())
+                .filter(|&e| !group.contains(&cfg.edges[e].from))
+                .map(|e| (e, 1))
+                .collect();
+            if !terms.is_empty() {
+                equations.push(Equation {
+                    terms,
+                    rhs: Rhs::Line(l),
+                    priority: 0,
+                });
+            }
+        }
+    }
+
+    // Last line of single-exit blocks.
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        if b == ENTRY || b == EXIT || block.succs.len() != 1 || block.decision.is_some() {
+            continue;
+        }
+        let Some(last) = block.pieces.last() else {
+            continue;
+        };
+        let l = last.line;
+        if is_clear(l) && on_line.get(&l).map(|g| g.len()) == Some(1) {
+            equations.push(Equation {
+                terms: vec![(block.succs[0], 1)],
+                rhs: Rhs::Line(l),
+                priority: 1,
+            });
+        }
+    }
+
+    // Conservation.
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        if b == ENTRY || b == EXIT || block.succs.is_empty() {
+            continue;
+        }
+        let mut terms: Vec<(usize, i64)> = block.preds.iter().map(|&e| (e, 1)).collect();
+        terms.extend(block.succs.iter().map(|&e| (e, -1)));
+        // A self-loop edge cancels out of its own block's balance.
+        terms.retain(|&(e, _)| cfg.edges[e].from != cfg.edges[e].to);
+        equations.push(Equation {
+            terms,
+            rhs: Rhs::Zero,
+            priority: 2,
+        });
+    }
+
+    let mut by_edge = vec![Vec::new(); cfg.edges.len()];
+    for (i, eq) in equations.iter().enumerate() {
+        for &(e, _) in &eq.terms {
+            by_edge[e].push(i);
+        }
+    }
+    let executable = executable
+        .iter()
+        .copied()
+        .filter(|&l| l >= cfg.start_line && l <= cfg.end_line)
+        .collect();
+    FunctionPlan {
+        edges: cfg.edges.len(),
+        equations,
+        clusters,
+        executable,
+        by_edge,
+    }
+}
+
+fn has_cycle(cfg: &FunctionCfg, group: &[usize]) -> bool {
+    // Small groups: depth-first search restricted to the group.
+    fn visit(cfg: &FunctionCfg, group: &[usize], b: usize, state: &mut HashMap<usize, u8>) -> bool {
+        state.insert(b, 1);
+        for &e in &cfg.blocks[b].succs {
+            let to = cfg.edges[e].to;
+            if !group.contains(&to) {
+                continue;
+            }
+            match state.get(&to) {
+                Some(1) => return true,
+                Some(_) => {}
+                None => {
+                    if visit(cfg, group, to, state) {
+                        return true;
+                    }
+                }
+            }
+        }
+        state.insert(b, 2);
+        false
+    }
+    let mut state = HashMap::new();
+    group
+        .iter()
+        .any(|&b| !state.contains_key(&b) && visit(cfg, group, b, &mut state))
+}
+
+/// One test's coverage of one file, indexed for lookups.
+pub struct CoverageView<'a> {
+    counts: HashMap<u32, u64>,
+    branches: HashMap<u32, &'a [u64]>,
+}
+
+impl<'a> CoverageView<'a> {
+    pub fn new(coverage: Option<&'a FileCoverage>) -> CoverageView<'a> {
+        let mut counts = HashMap::new();
+        let mut branches = HashMap::new();
+        if let Some(c) = coverage {
+            for (&l, &n) in c.lines.iter().zip(&c.counts) {
+                counts.insert(l, n);
+            }
+            for b in &c.branches {
+                branches.insert(b.line, b.counts.as_slice());
+            }
+        }
+        CoverageView { counts, branches }
+    }
+
+    fn count(&self, line: u32) -> u64 {
+        self.counts.get(&line).copied().unwrap_or(0)
+    }
+}
+
+impl FunctionPlan {
+    /// The edge counts of one test. Lines the test did not run count 0.
+    pub fn profile(&self, view: &CoverageView) -> EdgeProfile {
+        let mut result = EdgeProfile {
+            counts: vec![0; self.edges],
+            ..EdgeProfile::default()
+        };
+        if self.executable.iter().all(|&l| view.count(l) == 0) {
+            return result; // the test never entered this function
+        }
+        // Branch values per cluster, when the cluster matches.
+        let cluster_values: Vec<Option<Vec<u64>>> = self
+            .clusters
+            .iter()
+            .map(|c| {
+                let mut items = Vec::new();
+                for l in c.lo..=c.hi {
+                    if let Some(b) = view.branches.get(&l) {
+                        items.extend_from_slice(b);
+                    }
+                }
+                if items.len() == c.edges.len() {
+                    Some(items)
+                } else if items.is_empty()
+                    && self
+                        .executable
+                        .iter()
+                        .filter(|&&l| l >= c.lo && l <= c.hi)
+                        .all(|&l| view.count(l) == 0)
+                {
+                    Some(vec![0; c.edges.len()])
+                } else {
+                    result.unmatched_branches += 1;
+                    None
+                }
+            })
+            .collect();
+        let rhs: Vec<Option<i64>> = self
+            .equations
+            .iter()
+            .map(|eq| match eq.rhs {
+                Rhs::Line(l) => Some(view.count(l) as i64),
+                Rhs::Zero => Some(0),
+                Rhs::Branch { cluster, item } => {
+                    cluster_values[cluster].as_ref().map(|v| v[item] as i64)
+                }
+            })
+            .collect();
+        let mut value: Vec<Option<i64>> = vec![None; self.edges];
+        let mut remaining: Vec<i64> = rhs.iter().map(|r| r.unwrap_or(0)).collect();
+        let mut unknowns: Vec<usize> = self.equations.iter().map(|e| e.terms.len()).collect();
+        let mut work: [Vec<usize>; LEVELS] = Default::default();
+        for (i, eq) in self.equations.iter().enumerate() {
+            if rhs[i].is_some() && unknowns[i] == 1 {
+                work[eq.priority].push(i);
+            }
+        }
+        // Process in reverse so that the first equations are used first.
+        for w in work.iter_mut() {
+            w.reverse();
+        }
+        while let Some(level) = (0..LEVELS).find(|&l| !work[l].is_empty()) {
+            let i = work[level].pop().expect("non-empty");
+            if unknowns[i] != 1 || rhs[i].is_none() {
+                continue;
+            }
+            let eq = &self.equations[i];
+            let &(edge, coef) = eq
+                .terms
+                .iter()
+                .find(|(e, _)| value[*e].is_none())
+                .expect("one unknown");
+            let mut v = remaining[i] * coef;
+            if v < 0 {
+                result.inconsistent += 1;
+                v = 0;
+            }
+            value[edge] = Some(v);
+            for &j in &self.by_edge[edge] {
+                let c = self.equations[j]
+                    .terms
+                    .iter()
+                    .filter(|(e, _)| *e == edge)
+                    .map(|(_, c)| *c)
+                    .sum::<i64>();
+                remaining[j] -= c * v;
+                unknowns[j] -= self.equations[j]
+                    .terms
+                    .iter()
+                    .filter(|(e, _)| *e == edge)
+                    .count();
+                if rhs[j].is_none() {
+                    continue;
+                }
+                if unknowns[j] == 1 {
+                    work[self.equations[j].priority].push(j);
+                } else if unknowns[j] == 0
+                    && remaining[j] != 0
+                    && self.equations[j].priority == 0
+                    && j != i
+                {
+                    result.inconsistent += 1;
+                }
+            }
+        }
+        for (e, v) in value.iter().enumerate() {
+            match v {
+                Some(v) => result.counts[e] = *v as u64,
+                None => result.unresolved += 1,
+            }
+        }
+        result
+    }
+}
+
+/// Edge profiles of one test for every function of a file (convenience for
+/// a single test; [`plan`] once and [`FunctionPlan::profile`] per test when
+/// there are many).
+pub fn edge_profiles(
+    cfgs: &[FunctionCfg],
+    executable: &[u32],
+    coverage: Option<&FileCoverage>,
+) -> Vec<EdgeProfile> {
+    let view = CoverageView::new(coverage);
+    plan(cfgs, executable)
+        .iter()
+        .map(|p| p.profile(&view))
+        .collect()
+}

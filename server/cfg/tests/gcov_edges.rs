@@ -1,0 +1,360 @@
+//! Edge counts derived from real gcov output, checked against runs whose
+//! edge counts are known by construction (each table was checked by hand
+//! against the program's source and inputs; see the comments).
+
+mod common;
+use common::Program;
+
+#[test]
+fn constructs_loops_with_break_and_continue() {
+    // f(1,1,10): the for loop runs 8 times (continue at i=3, break at i=7), the while loop 10 times, switch case 1 falls through into case 2
+    let prog = Program::compile(include_str!("programs/constructs.c"));
+    let p = prog.profile(&["1", "1", "10"]);
+    p.expect(
+        "f",
+        &[
+            ("entry call → line 7", 1),
+            ("line 7 true → line 10", 1),
+            ("line 7 false → line 13", 0),
+            ("line 10 true → line 11", 1),
+            ("line 10 false → line 13", 0),
+            ("line 11 jump → line 14", 1),
+            ("line 13 next → line 14", 0),
+            ("line 14 next → line 14", 1),
+            ("line 14 true → line 15", 8),
+            ("line 14 false → block 9", 0),
+            ("line 14 jump → line 14", 7),
+            ("line 15 true → line 16", 1),
+            ("line 15 false → line 17", 7),
+            ("line 16 jump → line 14", 1),
+            ("line 17 true → line 18", 1),
+            ("line 17 false → line 19", 6),
+            ("line 18 jump → block 9", 1),
+            ("line 19 jump → line 14", 6),
+            ("block 9 next → line 21", 1),
+            ("line 21 true → line 22", 10),
+            ("line 21 false → line 25", 1),
+            ("line 22 true → line 23", 10),
+            ("line 22 false → line 23", 0),
+            ("line 23 next → line 23", 10),
+            ("line 23 next → line 23", 0),
+            ("line 23 jump → line 21", 10),
+            ("line 26 next → line 28", 1),
+            ("line 28 jump → line 34", 1),
+            ("line 31 next → line 34", 0),
+            ("line 25 case #0 → line 26", 1),
+            ("line 25 case #1 → line 28", 0),
+            ("line 25 case #2 → line 31", 0),
+            ("line 34 true → line 34", 0),
+            ("line 34 false → line 35", 1),
+            ("line 34 next → line 35", 0),
+            ("line 35 true → line 35", 0),
+            ("line 35 false → line 36", 1),
+            ("line 35 next → line 36", 0),
+            ("line 36 return → exit", 1),
+        ],
+    );
+    p.expect(
+        "main",
+        &[
+            ("entry call → line 39", 1),
+            ("line 39 true → line 44", 0),
+            ("line 39 false → line 45", 1),
+            ("line 45 return → exit", 1),
+        ],
+    );
+}
+
+#[test]
+fn constructs_else_branch_and_empty_loops() {
+    // f(0,2,0): the else branch, no loop iterations, switch case 2 (gcov's second arm)
+    let prog = Program::compile(include_str!("programs/constructs.c"));
+    let p = prog.profile(&["0", "2", "0"]);
+    p.expect(
+        "f",
+        &[
+            ("entry call → line 7", 1),
+            ("line 7 true → line 10", 0),
+            ("line 7 false → line 13", 1),
+            ("line 10 true → line 11", 0),
+            ("line 10 false → line 13", 0),
+            ("line 11 jump → line 14", 0),
+            ("line 13 next → line 14", 1),
+            ("line 14 next → line 14", 1),
+            ("line 14 true → line 15", 0),
+            ("line 14 false → block 9", 1),
+            ("line 14 jump → line 14", 0),
+            ("line 15 true → line 16", 0),
+            ("line 15 false → line 17", 0),
+            ("line 16 jump → line 14", 0),
+            ("line 17 true → line 18", 0),
+            ("line 17 false → line 19", 0),
+            ("line 18 jump → block 9", 0),
+            ("line 19 jump → line 14", 0),
+            ("block 9 next → line 21", 1),
+            ("line 21 true → line 22", 0),
+            ("line 21 false → line 25", 1),
+            ("line 22 true → line 23", 0),
+            ("line 22 false → line 23", 0),
+            ("line 23 next → line 23", 0),
+            ("line 23 next → line 23", 0),
+            ("line 23 jump → line 21", 0),
+            ("line 26 next → line 28", 0),
+            ("line 28 jump → line 34", 1),
+            ("line 31 next → line 34", 0),
+            ("line 25 case #0 → line 26", 0),
+            ("line 25 case #1 → line 28", 1),
+            ("line 25 case #2 → line 31", 0),
+            ("line 34 true → line 34", 0),
+            ("line 34 false → line 35", 1),
+            ("line 34 next → line 35", 0),
+            ("line 35 true → line 35", 0),
+            ("line 35 false → line 36", 1),
+            ("line 35 next → line 36", 0),
+            ("line 36 return → exit", 1),
+        ],
+    );
+    p.expect(
+        "main",
+        &[
+            ("entry call → line 39", 1),
+            ("line 39 true → line 44", 0),
+            ("line 39 false → line 45", 1),
+            ("line 45 return → exit", 1),
+        ],
+    );
+}
+
+#[test]
+fn constructs_crash_in_callee() {
+    // f(5,1,2) crashes inside deref(NULL): the block of line 35 is entered once and never left, and main's first block never reaches its decision
+    let prog = Program::compile(include_str!("programs/constructs.c"));
+    let p = prog.profile(&["5", "1", "2"]);
+    p.expect(
+        "f",
+        &[
+            ("entry call → line 7", 1),
+            ("line 7 true → line 10", 1),
+            ("line 7 false → line 13", 0),
+            ("line 10 true → line 11", 1),
+            ("line 10 false → line 13", 0),
+            ("line 11 jump → line 14", 1),
+            ("line 13 next → line 14", 0),
+            ("line 14 next → line 14", 1),
+            ("line 14 true → line 15", 2),
+            ("line 14 false → block 9", 1),
+            ("line 14 jump → line 14", 2),
+            ("line 15 true → line 16", 0),
+            ("line 15 false → line 17", 2),
+            ("line 16 jump → line 14", 0),
+            ("line 17 true → line 18", 0),
+            ("line 17 false → line 19", 2),
+            ("line 18 jump → block 9", 0),
+            ("line 19 jump → line 14", 2),
+            ("block 9 next → line 21", 1),
+            ("line 21 true → line 22", 2),
+            ("line 21 false → line 25", 1),
+            ("line 22 true → line 23", 2),
+            ("line 22 false → line 23", 0),
+            ("line 23 next → line 23", 2),
+            ("line 23 next → line 23", 0),
+            ("line 23 jump → line 21", 2),
+            ("line 26 next → line 28", 1),
+            ("line 28 jump → line 34", 1),
+            ("line 31 next → line 34", 0),
+            ("line 25 case #0 → line 26", 1),
+            ("line 25 case #1 → line 28", 0),
+            ("line 25 case #2 → line 31", 0),
+            ("line 34 true → line 34", 0),
+            ("line 34 false → line 35", 1),
+            ("line 34 next → line 35", 0),
+            ("line 35 true → line 35", 1),
+            ("line 35 false → line 36", 0),
+            ("line 35 next → line 36", 0),
+            ("line 36 return → exit", 0),
+        ],
+    );
+    p.expect(
+        "main",
+        &[
+            ("entry call → line 39", 1),
+            ("line 39 true → line 44", 0),
+            ("line 39 false → line 45", 0),
+            ("line 45 return → exit", 0),
+        ],
+    );
+}
+
+#[test]
+fn logic_negation_ternary_goto_assert() {
+    // g(0,0) and g(0,1): negations, ?: as a condition, multi-line conditions, loops without decisions, goto, assert
+    let prog = Program::compile(include_str!("programs/logic.c"));
+    let p = prog.profile(&["0", "0", "1"]);
+    p.expect(
+        "g",
+        &[
+            ("entry call → line 4", 2),
+            ("line 4 true → line 7", 2),
+            ("line 4 false → line 8", 0),
+            ("line 7 next → line 8", 2),
+            ("line 8 true → line 8", 0),
+            ("line 8 false → line 8", 2),
+            ("line 8 false → line 8", 0),
+            ("line 8 true → line 9", 0),
+            ("line 8 next → line 9", 2),
+            ("line 9 false → line 9", 2),
+            ("line 9 true → line 10", 0),
+            ("line 9 false → line 9", 1),
+            ("line 9 true → line 10", 1),
+            ("line 9 next → line 10", 1),
+            ("line 10 true → line 10", 0),
+            ("line 10 false → line 10", 2),
+            ("line 10 next → line 10", 0),
+            ("line 10 next → line 10", 2),
+            ("line 10 true → line 10", 1),
+            ("line 10 false → line 11", 1),
+            ("line 10 next → line 11", 1),
+            ("line 11 false → line 12", 2),
+            ("line 11 true → line 12", 0),
+            ("line 12 true → line 12", 0),
+            ("line 12 false → line 13", 2),
+            ("line 12 next → line 13", 0),
+            ("line 13 true → line 14", 0),
+            ("line 13 false → line 14", 2),
+            ("line 14 next → line 13", 0),
+            ("line 14 next → line 13", 2),
+            ("line 13 next → line 15", 2),
+            ("line 15 jump → line 15", 2),
+            ("line 15 true → line 15", 2),
+            ("line 15 false → block 26", 0),
+            ("line 15 jump → block 24", 2),
+            ("block 26 jump → line 15", 0),
+            ("block 24 next → line 16", 2),
+            ("line 16 next → line 16", 2),
+            ("line 16 jump → block 29", 2),
+            ("block 29 next → line 17", 2),
+            ("line 17 next → line 17", 10),
+            ("line 17 true → line 17", 8),
+            ("line 17 false → block 32", 2),
+            ("block 32 next → block 33", 2),
+            ("block 33 jump → line 18", 6),
+            ("line 18 true → line 18", 2),
+            ("line 18 false → block 37", 4),
+            ("line 18 jump → line 19", 2),
+            ("block 37 jump → block 33", 4),
+            ("line 20 next → line 21", 0),
+            ("line 21 false → line 22", 0),
+            ("line 21 true → line 23", 2),
+            ("line 23 return → exit", 2),
+            ("line 19 jump → line 21", 2),
+        ],
+    );
+    p.expect(
+        "main",
+        &[
+            ("entry call → line 32", 1),
+            ("line 32 next → line 34", 1),
+            ("line 34 true → line 35", 2),
+            ("line 34 false → line 36", 1),
+            ("line 34 jump → line 34", 2),
+            ("line 35 jump → line 34", 2),
+            ("line 36 return → exit", 1),
+        ],
+    );
+    p.expect(
+        "stop",
+        &[
+            ("entry call → line 26", 1),
+            ("line 26 true → line 29", 0),
+            ("line 26 false → line 30", 1),
+            ("line 30 return → exit", 1),
+        ],
+    );
+}
+
+#[test]
+fn logic_exit_in_callee() {
+    // g(7,1), then stop(7) calls exit: main's last block is entered once and never left
+    let prog = Program::compile(include_str!("programs/logic.c"));
+    let p = prog.profile(&["7", "1"]);
+    p.expect(
+        "g",
+        &[
+            ("entry call → line 4", 1),
+            ("line 4 true → line 7", 0),
+            ("line 4 false → line 8", 1),
+            ("line 7 next → line 8", 0),
+            ("line 8 true → line 8", 1),
+            ("line 8 false → line 8", 0),
+            ("line 8 false → line 8", 0),
+            ("line 8 true → line 9", 1),
+            ("line 8 next → line 9", 0),
+            ("line 9 false → line 9", 0),
+            ("line 9 true → line 10", 1),
+            ("line 9 false → line 9", 0),
+            ("line 9 true → line 10", 0),
+            ("line 9 next → line 10", 0),
+            ("line 10 true → line 10", 1),
+            ("line 10 false → line 10", 0),
+            ("line 10 next → line 10", 1),
+            ("line 10 next → line 10", 0),
+            ("line 10 true → line 10", 1),
+            ("line 10 false → line 11", 0),
+            ("line 10 next → line 11", 1),
+            ("line 11 false → line 12", 0),
+            ("line 11 true → line 12", 1),
+            ("line 12 true → line 12", 0),
+            ("line 12 false → line 13", 0),
+            ("line 12 next → line 13", 1),
+            ("line 13 true → line 14", 1),
+            ("line 13 false → line 14", 0),
+            ("line 14 next → line 13", 1),
+            ("line 14 next → line 13", 0),
+            ("line 13 next → line 15", 1),
+            ("line 15 jump → line 15", 2),
+            ("line 15 true → line 15", 1),
+            ("line 15 false → block 26", 1),
+            ("line 15 jump → block 24", 1),
+            ("block 26 jump → line 15", 1),
+            ("block 24 next → line 16", 1),
+            ("line 16 next → line 16", 1),
+            ("line 16 jump → block 29", 1),
+            ("block 29 next → line 17", 1),
+            ("line 17 next → line 17", 6),
+            ("line 17 true → line 17", 5),
+            ("line 17 false → block 32", 1),
+            ("block 32 next → block 33", 1),
+            ("block 33 jump → line 18", 3),
+            ("line 18 true → line 18", 1),
+            ("line 18 false → block 37", 2),
+            ("line 18 jump → line 19", 1),
+            ("block 37 jump → block 33", 2),
+            ("line 20 next → line 21", 0),
+            ("line 21 false → line 22", 0),
+            ("line 21 true → line 23", 1),
+            ("line 23 return → exit", 1),
+            ("line 19 jump → line 21", 1),
+        ],
+    );
+    p.expect(
+        "main",
+        &[
+            ("entry call → line 32", 1),
+            ("line 32 next → line 34", 1),
+            ("line 34 true → line 35", 1),
+            ("line 34 false → line 36", 1),
+            ("line 34 jump → line 34", 1),
+            ("line 35 jump → line 34", 1),
+            ("line 36 return → exit", 0),
+        ],
+    );
+    p.expect(
+        "stop",
+        &[
+            ("entry call → line 26", 1),
+            ("line 26 true → line 29", 1),
+            ("line 26 false → line 30", 0),
+            ("line 30 return → exit", 0),
+        ],
+    );
+}
