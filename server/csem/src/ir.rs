@@ -107,6 +107,18 @@ pub enum Builtin {
     /// `__assert_fail(expr, file, line, func)`, what glibc's `assert` expands to.
     AssertFail,
     Abort,
+    Fprintf,
+    Fputs,
+    Fputc,
+    Fgets,
+    Fflush,
+    Strtoul,
+    Strchr,
+    Strcspn,
+    Strspn,
+    Memcpy,
+    Strcat,
+    Strncpy,
 }
 
 #[derive(Clone, Debug)]
@@ -129,6 +141,8 @@ pub enum ExprKind {
     Member(Box<Expr>, u64),
 
     // ---- rvalues ----
+    /// `stdin` (0), `stdout` (1) or `stderr` (2), of type `void *`.
+    Stream(u8),
     /// Canonical bits of an integer constant of type `ty`.
     Const(u64),
     /// A null pointer constant of pointer type `ty`.

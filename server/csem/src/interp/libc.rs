@@ -89,6 +89,138 @@ impl Machine<'_> {
     ) -> R<Val> {
         let int = |v: u64| Val::Int(IntKind::Int.wrap(v));
         match b {
+            Builtin::Fprintf => {
+                let w = self.out_stream(&vals[0], range)?;
+                let fmt = self.cstr(ptr_of(&vals[1]), range)?;
+                let out = self.format(&fmt, &args[2..], &vals[2..], range)?;
+                let n = out.len() as u64;
+                self.write_stream(w, &out);
+                Ok(int(n))
+            }
+            Builtin::Fputs => {
+                let w = self.out_stream(&vals[1], range)?;
+                let s = self.cstr(ptr_of(&vals[0]), range)?;
+                self.write_stream(w, &s);
+                Ok(int(1))
+            }
+            Builtin::Fputc => {
+                let w = self.out_stream(&vals[1], range)?;
+                let c = int_of(&vals[0]) as u8;
+                self.write_stream(w, &[c]);
+                Ok(int(u64::from(c)))
+            }
+            Builtin::Fflush => {
+                if let Val::Ptr(p) = &vals[0] {
+                    if p.obj.is_none() || p.obj == Some(self.streams[1]) {
+                        self.stdout_flushed = self.stdout.len();
+                    }
+                }
+                Ok(int(0))
+            }
+            Builtin::Fgets => {
+                let buf = ptr_of(&vals[0]);
+                let n = IntKind::Int.value(int_of(&vals[1]));
+                if ptr_of(&vals[2]).obj != Some(self.streams[0]) {
+                    return Err(Stop::Error(
+                        "unsupported: fgets from a stream other than stdin".into(),
+                        range,
+                    ));
+                }
+                if n <= 0 {
+                    return Err(Stop::Error(format!("fgets with size {n}"), range));
+                }
+                if self.stdin_pos >= self.stdin.len() {
+                    return Ok(Val::Ptr(Ptr::NULL));
+                }
+                let mut line = Vec::new();
+                while (line.len() as i128) < n - 1 {
+                    let Some(c) = self.peek() else { break };
+                    self.stdin_pos += 1;
+                    line.push(c);
+                    if c == b'\n' {
+                        break;
+                    }
+                }
+                line.push(0);
+                self.write_bytes(buf, &line, range)?;
+                Ok(Val::Ptr(buf))
+            }
+            Builtin::Strtoul => {
+                let p = ptr_of(&vals[0]);
+                let base = IntKind::Int.value(int_of(&vals[2]));
+                if base != 0 && !(2..=36).contains(&base) {
+                    return Err(Stop::Error(format!("strtoul with base {base}"), range));
+                }
+                let s = self.cstr(p, range)?;
+                let (v, used) = strtol(&s, base as u32, true);
+                let end = ptr_of(&vals[1]);
+                if end.obj.is_some() {
+                    let q = Ptr {
+                        obj: p.obj,
+                        off: p.off + used as i64,
+                    };
+                    let r = self.mem.write_ptr(end, q);
+                    self.merr(r, range)?;
+                }
+                Ok(Val::Int(v as u64))
+            }
+            Builtin::Strchr => {
+                let p = ptr_of(&vals[0]);
+                let c = int_of(&vals[1]) as u8;
+                let s = self.cstr(p, range)?;
+                let at = if c == 0 {
+                    Some(s.len())
+                } else {
+                    s.iter().position(|b| *b == c)
+                };
+                Ok(Val::Ptr(match at {
+                    Some(i) => Ptr {
+                        obj: p.obj,
+                        off: p.off + i as i64,
+                    },
+                    None => Ptr::NULL,
+                }))
+            }
+            Builtin::Strcspn | Builtin::Strspn => {
+                let s = self.cstr(ptr_of(&vals[0]), range)?;
+                let set = self.cstr(ptr_of(&vals[1]), range)?;
+                let inside = b == Builtin::Strspn;
+                let n = s.iter().take_while(|c| set.contains(c) == inside).count();
+                Ok(Val::Int(n as u64))
+            }
+            Builtin::Memcpy => {
+                let (dst, src) = (ptr_of(&vals[0]), ptr_of(&vals[1]));
+                let n = int_of(&vals[2]);
+                if n > 0 {
+                    let r = self.mem.copy(dst, src, n);
+                    self.merr(r, range)?;
+                }
+                Ok(Val::Ptr(dst))
+            }
+            Builtin::Strcat => {
+                let dst = ptr_of(&vals[0]);
+                let d = self.cstr(dst, range)?;
+                let mut s = self.cstr(ptr_of(&vals[1]), range)?;
+                s.push(0);
+                self.write_bytes(
+                    Ptr {
+                        obj: dst.obj,
+                        off: dst.off + d.len() as i64,
+                    },
+                    &s,
+                    range,
+                )?;
+                Ok(Val::Ptr(dst))
+            }
+            Builtin::Strncpy => {
+                let dst = ptr_of(&vals[0]);
+                let n = int_of(&vals[2]) as usize;
+                let s = self.cstr(ptr_of(&vals[1]), range)?;
+                let mut out: Vec<u8> = s.into_iter().take(n).collect();
+                out.resize(n, 0);
+                self.write_bytes(dst, &out, range)?;
+                Ok(Val::Ptr(dst))
+            }
             Builtin::Printf => {
                 let fmt = self.cstr(ptr_of(&vals[0]), range)?;
                 let out = self.format(&fmt, &args[1..], &vals[1..], range)?;
@@ -478,6 +610,46 @@ impl Machine<'_> {
             // Extra arguments are evaluated and ignored, as in C.
         }
         Ok(out)
+    }
+
+    /// Which output stream a `FILE *` is: 1 stdout, 2 stderr.
+    fn out_stream(&self, v: &Val, range: SrcRange) -> R<u8> {
+        let p = ptr_of(v);
+        if p.obj == Some(self.streams[1]) {
+            Ok(1)
+        } else if p.obj == Some(self.streams[2]) {
+            Ok(2)
+        } else {
+            Err(Stop::Error(
+                "unsupported: output to a stream other than stdout or stderr".into(),
+                range,
+            ))
+        }
+    }
+
+    fn write_stream(&mut self, which: u8, bytes: &[u8]) {
+        if which == 1 {
+            self.stdout.extend_from_slice(bytes);
+        } else {
+            self.stderr.extend_from_slice(bytes);
+        }
+    }
+
+    fn write_bytes(&mut self, at: Ptr, bytes: &[u8], range: SrcRange) -> R<()> {
+        let r = self.mem.check(at, bytes.len() as u64, true);
+        self.merr(r, range)?;
+        for (i, c) in bytes.iter().enumerate() {
+            let r = self.mem.write_uint(
+                Ptr {
+                    obj: at.obj,
+                    off: at.off + i as i64,
+                },
+                1,
+                u64::from(*c),
+            );
+            self.merr(r, range)?;
+        }
+        Ok(())
     }
 
     fn peek(&self) -> Option<u8> {

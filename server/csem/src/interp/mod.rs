@@ -158,6 +158,8 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
         mem: Memory::default(),
         globals: Vec::new(),
         strings: Vec::new(),
+        streams: Vec::new(),
+        stdout_flushed: 0,
         stdout: Vec::new(),
         stderr: Vec::new(),
         stdin: &test.stdin,
@@ -173,7 +175,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
         Err(Stop::Exit(code)) => Outcome::Exited(code & 0xff),
         Err(Stop::Abort) => {
             // stdout to a pipe is fully buffered (4096 bytes); abort does not flush it.
-            let kept = m.stdout.len() - m.stdout.len() % 4096;
+            let kept = (m.stdout.len() - m.stdout.len() % 4096).max(m.stdout_flushed);
             m.stdout.truncate(kept);
             Outcome::Signaled(6)
         }
@@ -200,6 +202,10 @@ pub(crate) struct Machine<'a> {
     pub(crate) mem: Memory,
     globals: Vec<ObjId>,
     strings: Vec<ObjId>,
+    /// Objects standing for `stdin`, `stdout`, `stderr` (so `FILE *` values compare).
+    pub(crate) streams: Vec<ObjId>,
+    /// Bytes of stdout written out by `fflush` (kept when the program aborts).
+    pub(crate) stdout_flushed: usize,
     pub(crate) stdout: Vec<u8>,
     pub(crate) stderr: Vec<u8>,
     pub(crate) stdin: &'a [u8],
@@ -226,6 +232,11 @@ impl<'a> Machine<'a> {
         let Some(main) = prog.main else {
             return self.err("the program has no `main` function", SrcRange::default());
         };
+        for name in ["stdin", "stdout", "stderr"] {
+            let id = self.mem.alloc(name, 1, true);
+            self.mem.objects[id].readonly = true;
+            self.streams.push(id);
+        }
         for (i, s) in prog.strings.iter().enumerate() {
             let id = self
                 .mem
@@ -638,6 +649,10 @@ impl<'a> Machine<'a> {
                 unreachable!("lvalue evaluated as a value")
             }
             ExprKind::Const(v) => Ok(Val::Int(*v)),
+            ExprKind::Stream(w) => Ok(Val::Ptr(Ptr {
+                obj: Some(self.streams[usize::from(*w)]),
+                off: 0,
+            })),
             ExprKind::Null => Ok(Val::Ptr(Ptr::NULL)),
             ExprKind::Load(lv) => {
                 let p = self.addr(lv)?;

@@ -586,7 +586,12 @@ impl Lowerer {
             Some(Sym::Typedef(_)) => self.invalid(n, format!("type name `{name}` used as a value")),
             None => match name.as_str() {
                 "stdin" | "stdout" | "stderr" => {
-                    self.unsupported(n, format!("stdio stream `{name}`"))
+                    let which = match name.as_str() {
+                        "stdin" => 0,
+                        "stdout" => 1,
+                        _ => 2,
+                    };
+                    Ok(self.mk(ExprKind::Stream(which), Type::ptr_to(Type::Void), n))
                 }
                 _ => self.invalid(n, format!("undeclared identifier `{name}`")),
             },
@@ -744,6 +749,7 @@ impl Lowerer {
         use IntKind::*;
         let cp = || Type::ptr_to(Type::Int(Char));
         let int = || Type::INT;
+        let vp = || Type::ptr_to(Type::Void);
         // (builtin, fixed parameter types, variadic, return type)
         let (b, params, variadic, ret): (Builtin, Vec<Type>, bool, Type) = match name {
             "printf" => (B::Printf, vec![cp()], true, int()),
@@ -763,6 +769,18 @@ impl Lowerer {
             "memset" => (B::Memset, vec![Type::ptr_to(Type::Void), int(), Type::Int(ULong)], false, Type::ptr_to(Type::Void)),
             "exit" => (B::Exit, vec![int()], false, Type::Void),
             "abort" => (B::Abort, vec![], false, Type::Void),
+            "fprintf" => (B::Fprintf, vec![vp(), cp()], true, int()),
+            "fputs" => (B::Fputs, vec![cp(), vp()], false, int()),
+            "fputc" | "putc" => (B::Fputc, vec![int(), vp()], false, int()),
+            "fgets" => (B::Fgets, vec![cp(), int(), vp()], false, cp()),
+            "fflush" => (B::Fflush, vec![vp()], false, int()),
+            "strtoul" => (B::Strtoul, vec![cp(), Type::ptr_to(cp()), int()], false, Type::Int(ULong)),
+            "strchr" => (B::Strchr, vec![cp(), int()], false, cp()),
+            "strcspn" => (B::Strcspn, vec![cp(), cp()], false, Type::Int(ULong)),
+            "strspn" => (B::Strspn, vec![cp(), cp()], false, Type::Int(ULong)),
+            "memcpy" => (B::Memcpy, vec![vp(), vp(), Type::Int(ULong)], false, vp()),
+            "strcat" => (B::Strcat, vec![cp(), cp()], false, cp()),
+            "strncpy" => (B::Strncpy, vec![cp(), cp(), Type::Int(ULong)], false, cp()),
             "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
             _ => return self.unsupported(n, format!("call to `{name}`, which is neither defined in the sources nor a modelled library function")),
         };

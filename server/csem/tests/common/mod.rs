@@ -51,7 +51,17 @@ pub fn run_native(bin: &Path, cwd: &Path, args: &[String], stdin: &[u8]) -> Nati
     let writer = std::thread::spawn(move || {
         let _ = sin.write_all(&input);
     });
+    // A hanging program is killed after 5 s (the fixtures' hang tests), as the test runner would.
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let killer = std::thread::spawn(move || {
+        if rx.recv_timeout(std::time::Duration::from_secs(5)).is_err() {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        }
+    });
     let out = child.wait_with_output().expect("wait");
+    let _ = tx.send(());
+    let _ = killer.join();
     let _ = writer.join();
     let code = match out.status.code() {
         Some(c) => c,
@@ -67,11 +77,16 @@ pub fn run_native(bin: &Path, cwd: &Path, args: &[String], stdin: &[u8]) -> Nati
 #[derive(Debug)]
 pub enum Verdict {
     Agree,
-    /// The model reports undefined behaviour or an unsupported construct at run time.
-    ModelError(String),
+    /// The model stops the run (undefined behaviour, or the step limit); the native status is kept.
+    ModelError {
+        message: String,
+        native_code: i32,
+    },
     Disagree(String),
 }
 
+/// Run one test natively and in the model (at most 1M statements; fixture
+/// hangs are killed natively after 5 s) and compare stdout and exit status.
 pub fn compare_one(
     prog: &faultlens_csem::Program,
     bin: &Path,
@@ -82,6 +97,7 @@ pub fn compare_one(
     let native = run_native(bin, cwd, args, stdin);
     let opts = RunOptions {
         program_name: bin.display().to_string(),
+        max_steps: 1_000_000,
         ..RunOptions::default()
     };
     let test = TestInput {
@@ -92,8 +108,18 @@ pub fn compare_one(
     let code = match &r.outcome {
         Outcome::RuntimeError {
             message, location, ..
-        } => return Verdict::ModelError(format!("{location}: {message}")),
-        Outcome::StepLimit => return Verdict::ModelError("step limit".into()),
+        } => {
+            return Verdict::ModelError {
+                message: format!("{location}: {message}"),
+                native_code: native.code,
+            }
+        }
+        Outcome::StepLimit => {
+            return Verdict::ModelError {
+                message: "step limit".into(),
+                native_code: native.code,
+            }
+        }
         _ => r.exit_code().expect("exit code"),
     };
     if code != native.code || r.stdout != native.stdout {
