@@ -1,0 +1,137 @@
+//! What coverage costs: wall time of `faultlens localize` (coverage build,
+//! one process per test with its own gcov prefix, gcov, ranking) against
+//! building the same program without coverage and running the same tests,
+//! with the same parallelism. Both measured in this one run; medians of
+//! interleaved repetitions. The fixture is the largest one (most tests).
+
+use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_pipeline::testspec::Invocation;
+use faultlens_pipeline::Project;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const FIXTURE: &str = "compact-suite";
+const REPEATS: usize = 5;
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        if entry.file_name() == ".faultlens" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Builds without coverage and runs every test, checking stdout as a plain
+/// test runner would.
+fn plain_run(project: &Project, jobs: usize) -> Duration {
+    let start = Instant::now();
+    let program = project.root.join("plain-prog");
+    let sources = project.config.build.sources.clone().unwrap();
+    let status = Command::new("gcc")
+        .arg("-O0")
+        .args(&project.config.build.cflags)
+        .args(sources.iter().map(|s| project.root.join(s)))
+        .args(&project.config.build.ldflags)
+        .arg("-o")
+        .arg(&program)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let specs = discover_declared(project, DEFAULT_TIMEOUT)
+        .unwrap()
+        .unwrap();
+    let next = AtomicUsize::new(0);
+    let passed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(spec) = specs.get(i) else { break };
+                let Invocation::Argv(argv) = &spec.invocation else {
+                    unreachable!()
+                };
+                let mut child = Command::new(&program)
+                    .args(&argv[1..])
+                    .current_dir(&spec.cwd)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let mut stdin = child.stdin.take().unwrap();
+                let _ = stdin.write_all(&spec.stdin);
+                drop(stdin);
+                let out = child.wait_with_output().unwrap();
+                if Some(out.stdout) == spec.expect.stdout {
+                    passed.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    std::hint::black_box(passed.load(Ordering::Relaxed));
+    start.elapsed()
+}
+
+fn faultlens_run(root: &Path) -> Duration {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_faultlens"))
+        .args(["localize", root.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    start.elapsed()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo.join("fixtures").join(FIXTURE), dir.path());
+    let project = Project::load(dir.path()).unwrap();
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let tests = discover_declared(&project, DEFAULT_TIMEOUT)
+        .unwrap()
+        .unwrap()
+        .len();
+
+    let (mut plain, mut lens) = (Vec::new(), Vec::new());
+    for _ in 0..REPEATS {
+        plain.push(plain_run(&project, jobs));
+        lens.push(faultlens_run(dir.path()));
+    }
+    let (p, l) = (median(plain), median(lens));
+    println!("fixture {FIXTURE}: {tests} tests, {jobs} jobs, {REPEATS} interleaved repetitions");
+    println!(
+        "plain build + tests:      median {:>7.1} ms",
+        p.as_secs_f64() * 1e3
+    );
+    println!(
+        "faultlens localize:       median {:>7.1} ms",
+        l.as_secs_f64() * 1e3
+    );
+    println!(
+        "ratio localize / plain:   {:.2}×",
+        l.as_secs_f64() / p.as_secs_f64()
+    );
+    println!(
+        "per test, localize:       {:.2} ms",
+        l.as_secs_f64() * 1e3 / tests as f64
+    );
+}
