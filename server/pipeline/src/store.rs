@@ -41,6 +41,18 @@ pub fn read_results(root: &Path) -> Result<Option<RunResults>> {
         })
 }
 
+/// The text of every file the results mention, read from the project tree.
+/// Files that cannot be read are left out (their lines show no text).
+pub fn read_sources(root: &Path, results: &RunResults) -> faultlens_core::sources::SourceTexts {
+    let mut texts = faultlens_core::sources::SourceTexts::default();
+    for file in &results.files {
+        if let Ok(bytes) = std::fs::read(root.join(&file.path)) {
+            texts.insert(file.path.clone(), &String::from_utf8_lossy(&bytes));
+        }
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,16 +73,4 @@ mod tests {
             "{err}"
         );
     }
-}
-
-/// The text of every file the results mention, read from the project tree.
-/// Files that cannot be read are left out (their lines show no text).
-pub fn read_sources(root: &Path, results: &RunResults) -> faultlens_core::sources::SourceTexts {
-    let mut texts = faultlens_core::sources::SourceTexts::default();
-    for file in &results.files {
-        if let Ok(bytes) = std::fs::read(root.join(&file.path)) {
-            texts.insert(file.path.clone(), &String::from_utf8_lossy(&bytes));
-        }
-    }
-    texts
 }
