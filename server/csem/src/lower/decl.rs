@@ -69,20 +69,21 @@ impl Lowerer {
                 };
                 Ok(Type::Int(k))
             }
-            "type_identifier" => {
-                let name = self.text(ts).to_string();
-                match self.lookup(&name) {
-                    Some(Sym::Typedef(Ok(t))) => Ok(t.clone()),
-                    Some(Sym::Typedef(Err(why))) => {
-                        self.unsupported(ts, format!("type `{name}` ({why})"))
-                    }
-                    _ if matches!(name.as_str(), "_Bool" | "bool") => Ok(Type::Int(IntKind::Bool)),
-                    _ => self.invalid(ts, format!("unknown type name `{name}`")),
-                }
-            }
+            "type_identifier" => self.type_specifier_named(ts),
             "struct_specifier" | "union_specifier" => self.struct_specifier(ts),
             "enum_specifier" => self.enum_specifier(ts),
             other => self.unsupported(ts, format!("type specifier `{other}`")),
+        }
+    }
+
+    /// A type named by an identifier: a typedef, or `_Bool`.
+    pub(super) fn type_specifier_named(&mut self, ts: Node) -> LResult<Type> {
+        let name = self.text(ts).to_string();
+        match self.lookup(&name) {
+            Some(Sym::Typedef(Ok(t))) => Ok(t.clone()),
+            Some(Sym::Typedef(Err(why))) => self.unsupported(ts, format!("type `{name}` ({why})")),
+            _ if matches!(name.as_str(), "_Bool" | "bool") => Ok(Type::Int(IntKind::Bool)),
+            _ => self.invalid(ts, format!("unknown type name `{name}`")),
         }
     }
 

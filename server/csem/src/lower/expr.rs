@@ -305,7 +305,21 @@ impl Lowerer {
                     } else {
                         v
                     };
-                    self.expr(v)?.ty
+                    // `sizeof(T)` with a typedef name or `_Bool` parses as an identifier.
+                    let type_name = if v.kind() == "identifier" {
+                        let name = self.text(v).to_string();
+                        match self.lookup(&name) {
+                            Some(Sym::Typedef(_)) => Some(name),
+                            None if matches!(name.as_str(), "_Bool" | "bool") => Some(name),
+                            _ => None,
+                        }
+                    } else {
+                        None
+                    };
+                    match type_name {
+                        Some(_) => self.type_specifier_named(v)?,
+                        None => self.expr(v)?.ty,
+                    }
                 };
                 let s = self.size_of(n, &ty)?;
                 Ok(self.const_expr(s, IntKind::ULong, n))
@@ -714,6 +728,29 @@ impl Lowerer {
         let fnode = field(n, "function").expect("function");
         let args_node = field(n, "arguments").expect("arguments");
         let arg_nodes = named_children(args_node);
+        // `(T)(x)` with a typedef name or `_Bool` parses as a call; it is a cast.
+        if fnode.kind() == "parenthesized_expression" && !arg_nodes.is_empty() {
+            let inner = named_children(fnode);
+            if inner.len() == 1 && inner[0].kind() == "identifier" {
+                let name = self.text(inner[0]).to_string();
+                let is_type = match self.lookup(&name) {
+                    Some(Sym::Typedef(_)) => true,
+                    None => matches!(name.as_str(), "_Bool" | "bool"),
+                    _ => false,
+                };
+                if is_type {
+                    let ty = self.type_specifier_named(inner[0])?;
+                    // `(T)(a, b)` is a cast of a comma expression.
+                    let mut v = self.rvalue_or_void(arg_nodes[0])?;
+                    for a in &arg_nodes[1..] {
+                        let w = self.rvalue_or_void(*a)?;
+                        let t = w.ty.clone();
+                        v = self.mk(ExprKind::Comma(bx(v), bx(w)), t, *a);
+                    }
+                    return self.explicit_cast(v, &ty, n);
+                }
+            }
+        }
         if fnode.kind() != "identifier" {
             return self.unsupported(n, "call through a function pointer");
         }
