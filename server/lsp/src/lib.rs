@@ -14,7 +14,8 @@
 //! # Protocol surface
 //!
 //! Initialization options (all optional): `{"trusted": false, "measure":
-//! "ochiai", "topN": 10, "autoRunOnSave": false, "timeoutSeconds": 10}`.
+//! "ochiai", "topN": 10, "autoRunOnSave": false, "timeoutSeconds": 10}`
+//! (`timeoutSeconds` defaults to the project's `[run] timeout`).
 //! Only `"trusted": true` lets the server build and run code; without it,
 //! results already in `.faultlens/results.json` are still shown.
 //! `workspace/didChangeConfiguration` accepts the same keys (except
@@ -61,7 +62,7 @@ pub mod state;
 pub mod tracking;
 
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tower_lsp_server::{LspService, Server};
 
 /// Serves the Language Server Protocol on stdin/stdout until the client
@@ -71,18 +72,7 @@ pub fn run_stdio() -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let backend = runtime.block_on(async {
-        let (service, socket) = LspService::build(server::Backend::new)
-            .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
-            .finish();
-        let backend = service.inner().clone();
-        let (reader, writer) = tokio::io::duplex(1 << 16);
-        tokio::spawn(guard_stdin(writer));
-        Server::new(reader, tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
-        backend
-    });
+    let backend = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     // The client is gone: stop test processes of a run in progress, and do
     // not wait long for background work.
     backend.cancel_run();
@@ -94,14 +84,31 @@ pub fn run_stdio() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Copies well-formed messages from stdin to the server's reader (see
-/// `framing`); dropping `sink` at the end of stdin ends the session.
-async fn guard_stdin(mut sink: tokio::io::DuplexStream) {
-    let mut stdin = tokio::io::stdin();
+/// Serves one client over any byte streams until it exits or its input
+/// ends; returns the server so the caller can stop its background work.
+/// (`run_stdio` uses stdin/stdout; benchmarks use in-memory pipes.)
+pub async fn serve<I, O>(input: I, output: O) -> server::Backend
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin,
+{
+    let (service, socket) = LspService::build(server::Backend::new)
+        .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
+        .finish();
+    let backend = service.inner().clone();
+    let (reader, writer) = tokio::io::duplex(1 << 16);
+    tokio::spawn(guard_input(input, writer));
+    Server::new(reader, output, socket).serve(service).await;
+    backend
+}
+
+/// Copies well-formed messages from the client to the server's reader (see
+/// `framing`); dropping `sink` at the end of the input ends the session.
+async fn guard_input(mut input: impl AsyncRead + Unpin, mut sink: tokio::io::DuplexStream) {
     let mut framer = framing::Framer::default();
     let mut chunk = vec![0u8; 1 << 16];
     loop {
-        let n = match stdin.read(&mut chunk).await {
+        let n = match input.read(&mut chunk).await {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };

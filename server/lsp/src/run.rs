@@ -28,7 +28,7 @@ pub async fn run(
     backend: Backend,
     active: ActiveRun,
     root: PathBuf,
-    timeout: Duration,
+    timeout: Option<Duration>,
     progress: bool,
 ) {
     let generation = active.generation;
@@ -69,7 +69,7 @@ pub async fn run(
     let job = tokio::task::spawn_blocking(move || {
         let project = Project::load(&work_root)?;
         let options = RunOptions {
-            timeout: Some(timeout),
+            timeout,
             jobs: None,
         };
         let report = |p: Progress| {

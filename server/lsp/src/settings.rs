@@ -18,8 +18,10 @@ pub struct Settings {
     pub top_n: usize,
     /// Re-run and re-localize after a save (debounced). Only when trusted.
     pub auto_run_on_save: bool,
-    /// Per-test timeout for runs the server starts.
-    pub timeout: Duration,
+    /// Per-test timeout for runs the server starts; `None` keeps the
+    /// project's own (`[run] timeout` in faultlens.toml, else the pipeline's
+    /// default).
+    pub timeout: Option<Duration>,
 }
 
 impl Default for Settings {
@@ -28,7 +30,7 @@ impl Default for Settings {
             measure: Measure::Ochiai,
             top_n: 10,
             auto_run_on_save: false,
-            timeout: Duration::from_secs(10),
+            timeout: None,
         }
     }
 }
@@ -81,7 +83,7 @@ impl Settings {
         }
         if let Some(v) = object.get("timeoutSeconds") {
             match v.as_f64() {
-                Some(s) if s > 0.0 && s <= 86_400.0 => self.timeout = Duration::from_secs_f64(s),
+                Some(s) if s > 0.0 && s <= 86_400.0 => self.timeout = Some(Duration::from_secs_f64(s)),
                 _ => problems.push(format!(
                     "setting faultlens.timeoutSeconds must be a number of seconds above 0 (at most 86400), got {v}"
                 )),
@@ -120,7 +122,7 @@ mod tests {
         assert_eq!(s.measure, Measure::Ochiai);
         assert_eq!(s.top_n, 10);
         assert!(!s.auto_run_on_save);
-        assert_eq!(s.timeout, Duration::from_secs(10));
+        assert_eq!(s.timeout, None);
     }
 
     #[test]
@@ -131,7 +133,7 @@ mod tests {
         assert_eq!(s.measure, Measure::DStar(2));
         assert_eq!(s.top_n, 3);
         assert!(s.auto_run_on_save);
-        assert_eq!(s.timeout, Duration::from_millis(2500));
+        assert_eq!(s.timeout, Some(Duration::from_millis(2500)));
     }
 
     #[test]
