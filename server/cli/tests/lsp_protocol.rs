@@ -428,12 +428,16 @@ fn results_written_by_the_cli_later_are_picked_up() {
     let status = client.wait_notification("faultlens/status", |_| true);
     assert_eq!(status["state"], "untrusted", "{status}");
     assert!(status["message"].as_str().unwrap().contains("not trusted"));
-    // The server asked to be told about the results file.
-    assert!(client
-        .log
-        .iter()
-        .any(|m| m["method"] == "client/registerCapability"
-            && m["params"]["registrations"][0]["method"] == "workspace/didChangeWatchedFiles"));
+    // The server asks to be told about the results file.
+    let registration = client
+        .wait_message(|m| m["method"] == "client/registerCapability", WAIT)
+        .expect("a watcher registration");
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registered["registerOptions"]["watchers"][0]["globPattern"],
+        "**/.faultlens/results.json"
+    );
 
     // A run in a terminal writes results: the server picks them up by itself
     // (this client never sends didChangeWatchedFiles, so this is the poller).
@@ -777,6 +781,16 @@ fn a_client_that_disappears_mid_run_does_not_leave_the_server_behind() {
         json!({"command": "faultlens.localize"}),
     );
     client.wait_notification("$/progress", |p| p["value"]["kind"] == "begin");
+    // Wait until the hanging test is running.
+    let root_text = root.to_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !processes_mentioning(&root_text)
+        .iter()
+        .any(|p| p.contains("tobase"))
+    {
+        assert!(Instant::now() < deadline, "the hanging test never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // The editor crashes: its end of the pipe closes without shutdown/exit.
     client.stdin.take();
     let status = wait_exit(&mut client.child, Duration::from_secs(15));
@@ -784,4 +798,28 @@ fn a_client_that_disappears_mid_run_does_not_leave_the_server_behind() {
         status.is_some(),
         "the server must exit when its client goes away"
     );
+    // ... and it stopped the hanging test instead of leaving it running.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !processes_mentioning(&root_text).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "test processes left behind: {:?}",
+            processes_mentioning(&root_text)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Command lines of running processes that mention `text`.
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(text) {
+                found.push(cmdline);
+            }
+        }
+    }
+    found
 }
