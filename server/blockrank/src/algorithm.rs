@@ -8,7 +8,10 @@
 //!    tests, passed and failed.
 //! 4. `I(b) = Σ_{e into b} D(e)`.
 //! 5. `BR(bj) = Σ_{edges bj→bk} W(bj,bk)·BR(bk)`; a block without successors
-//!    has `BR = I`. Loops make this a fixed point, iterated (cap 200).
+//!    has `BR = I`. Loops make this a fixed point, iterated (cap 200) from
+//!    `BR = I`; when the iteration does not settle, the equation set is
+//!    solved directly (small graphs; least squares when it has no exact
+//!    solution) or the last iterate is kept.
 //! 6. `BR'(b) = T(b)·BR(b) + (1 - T(b))·I(b)`; blocks rank by `BR'`.
 //!
 //! As in the paper's worked example, propagation uses the uncalibrated `BR`
@@ -105,8 +108,23 @@ pub struct BlockScores {
     pub br_prime: Vec<f64>,
     /// Sweeps the fixed point took (at most [`MAX_ITERATIONS`]).
     pub iterations: usize,
-    /// False when the cap was reached before the scores settled.
+    /// False when neither the iteration settled within the cap nor the
+    /// equation set could be solved directly (then `br` is the last
+    /// iterate, as the paper prescribes).
     pub converged: bool,
+    /// How `br` was obtained. The paper solves the equation set and names
+    /// iteration (cap 200) for loops; when the iteration does not settle,
+    /// graphs of at most [`DIRECT_SOLVE_LIMIT`] blocks are solved by
+    /// elimination, and when the set has no solution at all, the closest
+    /// least-squares solution is taken (and `converged` stays false).
+    pub method: Method,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Iteration,
+    Elimination,
+    LeastSquares,
 }
 
 /// The paper's cap on fixed-point iterations (after PageRank's).
@@ -212,6 +230,18 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
             break;
         }
     }
+    let mut method = Method::Iteration;
+    if !converged && n <= DIRECT_SOLVE_LIMIT {
+        let (a, b) = equation_set(graph, &successors, &w, &i);
+        if let Some(exact) = eliminate(a.clone(), b.clone()) {
+            br = exact;
+            converged = true;
+            method = Method::Elimination;
+        } else if let Some(closest) = least_squares(&a, &b) {
+            br = closest;
+            method = Method::LeastSquares;
+        }
+    }
     let br_prime = (0..n).map(|b| t[b] * br[b] + (1.0 - t[b]) * i[b]).collect();
     Ok(BlockScores {
         pp,
@@ -224,7 +254,94 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
         br_prime,
         iterations,
         converged,
+        method,
     })
+}
+
+/// Largest graph whose equation set is solved by elimination when the
+/// iteration does not settle (dense elimination is cubic in the blocks).
+pub const DIRECT_SOLVE_LIMIT: usize = 400;
+
+/// The equation set `A·BR = b`: `BR(b) - Σ W(b,k)·BR(k) = 0` for blocks
+/// with successors and `BR(b) = I(b)` for blocks without.
+fn equation_set(
+    graph: &Graph,
+    successors: &[Vec<usize>],
+    w: &[f64],
+    i: &[f64],
+) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let n = graph.blocks;
+    let mut a = vec![vec![0.0f64; n]; n];
+    let mut b = vec![0.0f64; n];
+    for j in 0..n {
+        a[j][j] = 1.0;
+        if successors[j].is_empty() {
+            b[j] = i[j];
+        } else {
+            for &e in &successors[j] {
+                a[j][graph.edges[e].1] -= w[e];
+            }
+        }
+    }
+    (a, b)
+}
+
+/// Gaussian elimination with partial pivoting; `None` when singular.
+fn eliminate(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    let scale = a
+        .iter()
+        .flat_map(|r| r.iter())
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(1.0);
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-10 * scale {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let factor = a[row][col] / a[col][col];
+            if factor != 0.0 {
+                for k in col..n {
+                    a[row][k] -= factor * a[col][k];
+                }
+                b[row] -= factor * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let tail: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - tail) / a[row][row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// The least-squares solution closest to 0 (Tikhonov-regularised normal
+/// equations) of an equation set that has no exact solution: a loop whose
+/// weights multiply to 1 around it while mass leaves it (typically a loop
+/// entered once per test in which failing runs stop).
+fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
+    let n = b.len();
+    let mut ata = vec![vec![0.0f64; n]; n];
+    let mut atb = vec![0.0f64; n];
+    for (row, &rhs) in a.iter().zip(b) {
+        let nz: Vec<usize> = (0..n).filter(|&k| row[k] != 0.0).collect();
+        for &p in &nz {
+            atb[p] += row[p] * rhs;
+            for &q in &nz {
+                ata[p][q] += row[p] * row[q];
+            }
+        }
+    }
+    let trace: f64 = (0..n).map(|k| ata[k][k]).sum::<f64>().max(1.0);
+    let lambda = 1e-9 * trace / n.max(1) as f64;
+    for (k, row) in ata.iter_mut().enumerate() {
+        row[k] += lambda;
+    }
+    eliminate(ata, atb)
 }
 
 /// Blocks ordered so that, ignoring back edges, every successor comes before

@@ -510,6 +510,15 @@ impl Builder<'_> {
             | "false"
             | "null" => {}
             "compound_statement" => self.statement(node),
+            "call_expression" => {
+                self.value_children(node);
+                let b = self.current();
+                self.blocks[b].last_call_line = Some(end_line(node));
+                self.blocks[b].last_callee = node
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind() == "identifier")
+                    .map(|f| self.text(f).to_string());
+            }
             _ => self.value_children(node),
         }
     }

@@ -39,6 +39,13 @@ pub struct Block {
     pub succs: Vec<usize>,
     /// Incoming edges.
     pub preds: Vec<usize>,
+    /// Last line of the block's last call, if it calls anything. Only a
+    /// call can stop a run inside a block in a way gcov's counts show (gcc
+    /// ends its own blocks after calls), so call-free blocks conserve flow
+    /// exactly, and a line after the last call counts the block's exits.
+    pub last_call_line: Option<u32>,
+    /// Name of the function the block's last call calls (direct calls).
+    pub last_callee: Option<String>,
 }
 
 /// One statement, label or condition evaluated in a block.

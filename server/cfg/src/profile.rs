@@ -20,17 +20,27 @@
 //!      counts calls, and case and goto labels). Lines holding the rest of
 //!      a statement split by `&&`/`||`/`?:` are not used: gcc may put that
 //!      code on any line of the statement;
-//! 2. the count of a block's last line, where no other block has code, for
-//!    its single outgoing edge (exact unless the run stopped inside that
-//!    last statement; exact evidence at the successor takes precedence);
-//! 3. flow conservation (what enters a block leaves it), the last resort:
-//!    it cannot see a run that stopped inside a block, so it is only used
-//!    where nothing else determines an edge.
+//!    - flow conservation (what enters a block leaves it) of blocks without
+//!      calls, and the count of a block's last executable line for its
+//!      single outgoing edge when that line comes after the block's last
+//!      call: gcc ends its own blocks after calls, and only a call can stop
+//!      a run in a way the counts show (a crash elsewhere leaves the
+//!      counters as if the block had completed);
+//! 2. the count of the last executable line of a block that calls something
+//!    on that line: exact unless the run stopped inside that call. When the
+//!    exact equations then disagree, the solution is recomputed without the
+//!    one such equation whose removal makes them agree (a run stops once),
+//!    trying first the calls to functions that themselves did not return
+//!    (when the caller knows it, see [`FunctionPlan::profile_with`]);
+//! 3. flow conservation of blocks with calls, the last resort.
 //!
-//! What stays ambiguous: a run that stops (crash, `exit` in a callee) inside
-//! the last statement of a block whose successor is entered from elsewhere
-//! too, with no other evidence, is counted as leaving the block; and edges
-//! that no equation reaches are 0 and reported in `unresolved`.
+//! What stays ambiguous: a run that stops inside the last statement of a
+//! block, when nothing downstream contradicts it, is counted as leaving the
+//! block; when several calls could have been the one that did not return
+//! and no callee tells, the first in source order is taken; a crash outside
+//! any call (`*p` with `p` NULL in a call-free block)
+//! is invisible in gcov's counts; edges that no equation reaches are 0 and
+//! reported in `unresolved`.
 
 use std::collections::HashMap;
 
@@ -49,6 +59,9 @@ pub struct EdgeProfile {
     pub inconsistent: usize,
     /// Decision clusters whose gcov branch count did not match the graph.
     pub unmatched_branches: usize,
+    /// The run stopped inside a call and the evidence had to be reconciled
+    /// by choosing which call (see the module documentation).
+    pub stop_resolved: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +80,8 @@ struct Equation {
     terms: Vec<(usize, i64)>,
     rhs: Rhs,
     priority: usize,
+    /// For the last-line equation of a block ending in a call: the callee.
+    callee: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +161,7 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
                 terms: vec![(e, 1)],
                 rhs: Rhs::Branch { cluster: ci, item },
                 priority: 0,
+                callee: None,
             });
         }
     }
@@ -193,6 +209,7 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
                     terms,
                     rhs: Rhs::Line(l),
                     priority: 0,
+                    callee: None,
                 });
             }
         }
@@ -203,15 +220,23 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
         if b == ENTRY || b == EXIT || block.succs.len() != 1 || block.decision.is_some() {
             continue;
         }
-        let Some(last) = block.pieces.last() else {
+        // The last line gcov counts (a closing brace holds no code).
+        let Some(last) = block
+            .pieces
+            .iter()
+            .rev()
+            .find(|p| is_executable(p.line) || p.continuation)
+        else {
             continue;
         };
         let l = last.line;
         if is_clear(l) && on_line.get(&l).map(|g| g.len()) == Some(1) {
+            let call_on_last_line = block.last_call_line.is_some_and(|c| c >= l);
             equations.push(Equation {
                 terms: vec![(block.succs[0], 1)],
                 rhs: Rhs::Line(l),
-                priority: 1,
+                priority: if call_on_last_line { 1 } else { 0 },
+                callee: block.last_callee.clone().filter(|_| call_on_last_line),
             });
         }
     }
@@ -228,7 +253,8 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
         equations.push(Equation {
             terms,
             rhs: Rhs::Zero,
-            priority: 2,
+            priority: if block.last_call_line.is_some() { 2 } else { 0 },
+            callee: None,
         });
     }
 
@@ -309,6 +335,14 @@ impl<'a> CoverageView<'a> {
 impl FunctionPlan {
     /// The edge counts of one test. Lines the test did not run count 0.
     pub fn profile(&self, view: &CoverageView) -> EdgeProfile {
+        self.profile_with(view, &|_| false)
+    }
+
+    /// Like [`FunctionPlan::profile`], with a hint for runs that stopped
+    /// inside a call: `stopped(name)` says that function `name` was left
+    /// without returning in this run (its own profile shows fewer returns
+    /// than calls), so a call to it is the first suspect for the stop.
+    pub fn profile_with(&self, view: &CoverageView, stopped: &dyn Fn(&str) -> bool) -> EdgeProfile {
         let mut result = EdgeProfile {
             counts: vec![0; self.edges],
             ..EdgeProfile::default()
@@ -354,6 +388,55 @@ impl FunctionPlan {
                 }
             })
             .collect();
+        let (mut value, mut inconsistent) = self.solve(&rhs);
+        if inconsistent > 0 {
+            result.stop_resolved = true;
+            // A run stopped inside the last statement of a block whose
+            // last-line count said it went on: find the one inexact equation
+            // whose removal makes the exact evidence agree.
+            let mut best: Option<(usize, Vec<Option<i64>>)> = None;
+            let mut candidates: Vec<usize> = (0..self.equations.len())
+                .filter(|&i| self.equations[i].priority == 1 && rhs[i].unwrap_or(0) > 0)
+                .collect();
+            // Calls to functions that did not return first (stable order).
+            candidates.sort_by_key(|&i| {
+                !self.equations[i]
+                    .callee
+                    .as_deref()
+                    .is_some_and(|name| stopped(name))
+            });
+            for i in candidates {
+                let mut trial = rhs.clone();
+                trial[i] = None;
+                let (v, bad) = self.solve(&trial);
+                if bad < best.as_ref().map_or(inconsistent, |b| b.0) {
+                    best = Some((bad, v));
+                    if bad == 0 {
+                        break;
+                    }
+                }
+            }
+            if let Some((bad, v)) = best {
+                value = v;
+                inconsistent = bad;
+            }
+        }
+        result.inconsistent = inconsistent;
+        for (e, v) in value.iter().enumerate() {
+            match v {
+                Some(v) => result.counts[e] = *v as u64,
+                None => result.unresolved += 1,
+            }
+        }
+        result
+    }
+
+    /// Propagation: repeatedly solve an equation with one unknown edge left,
+    /// always from the most reliable level that has one. Equations whose
+    /// right-hand side is `None` are unavailable. Returns the edge values and
+    /// how many exact equations disagreed.
+    fn solve(&self, rhs: &[Option<i64>]) -> (Vec<Option<i64>>, usize) {
+        let mut inconsistent = 0;
         let mut value: Vec<Option<i64>> = vec![None; self.edges];
         let mut remaining: Vec<i64> = rhs.iter().map(|r| r.unwrap_or(0)).collect();
         let mut unknowns: Vec<usize> = self.equations.iter().map(|e| e.terms.len()).collect();
@@ -380,23 +463,19 @@ impl FunctionPlan {
                 .expect("one unknown");
             let mut v = remaining[i] * coef;
             if v < 0 {
-                result.inconsistent += 1;
+                inconsistent += 1;
                 v = 0;
             }
             value[edge] = Some(v);
             for &j in &self.by_edge[edge] {
-                let c = self.equations[j]
-                    .terms
+                let terms = &self.equations[j].terms;
+                let c: i64 = terms
                     .iter()
                     .filter(|(e, _)| *e == edge)
                     .map(|(_, c)| *c)
-                    .sum::<i64>();
+                    .sum();
                 remaining[j] -= c * v;
-                unknowns[j] -= self.equations[j]
-                    .terms
-                    .iter()
-                    .filter(|(e, _)| *e == edge)
-                    .count();
+                unknowns[j] -= terms.iter().filter(|(e, _)| *e == edge).count();
                 if rhs[j].is_none() {
                     continue;
                 }
@@ -407,17 +486,11 @@ impl FunctionPlan {
                     && self.equations[j].priority == 0
                     && j != i
                 {
-                    result.inconsistent += 1;
+                    inconsistent += 1;
                 }
             }
         }
-        for (e, v) in value.iter().enumerate() {
-            match v {
-                Some(v) => result.counts[e] = *v as u64,
-                None => result.unresolved += 1,
-            }
-        }
-        result
+        (value, inconsistent)
     }
 }
 
@@ -434,4 +507,20 @@ pub fn edge_profiles(
         .iter()
         .map(|p| p.profile(&view))
         .collect()
+}
+
+/// How many calls of the function did not return in this run (a crash or
+/// `exit` inside it or below it): calls minus returns.
+pub fn stopped_calls(cfg: &FunctionCfg, profile: &EdgeProfile) -> u64 {
+    let mut calls = 0;
+    let mut returns = 0;
+    for (e, edge) in cfg.edges.iter().enumerate() {
+        if edge.from == ENTRY {
+            calls += profile.counts[e];
+        }
+        if edge.to == EXIT {
+            returns += profile.counts[e];
+        }
+    }
+    calls.saturating_sub(returns)
 }

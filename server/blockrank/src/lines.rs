@@ -1,0 +1,298 @@
+//! BlockRank scores of source lines, from a results document and the text of
+//! its files: the convenience the CLI, the reports and the language server
+//! call.
+//!
+//! A line takes the calibrated score `BR'` of its block (paper, Section
+//! III.C, S3). Where several blocks have code on one line (`if (x) y++;`, a
+//! `for` header), the line takes the most suspicious of them and its hover
+//! details show that block. Executable lines in no block (code the graph
+//! does not model, files whose text is missing) form the paper's "additional
+//! block" ranked below every other: they score one less than the lowest
+//! block score.
+
+use std::collections::HashSet;
+
+use faultlens_cfg::{
+    build_cfgs, plan, stopped_calls, CfgError, CoverageView, FunctionCfg, ENTRY, EXIT,
+};
+use faultlens_core::results::{RunResults, Verdict};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::algorithm::{rank_sums, BlockRankError, Graph, ProfileSums};
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum LineScoresError {
+    #[error("the results document is inconsistent: {0}")]
+    Results(String),
+    #[error("{got} source texts were given for the {expected} files of the results document; pass one entry (or None) per file, in the same order")]
+    SourceCount { expected: usize, got: usize },
+    #[error("{file}: {source}")]
+    Cfg { file: String, source: CfgError },
+    #[error("{file}, function {function}: {source}")]
+    Rank {
+        file: String,
+        function: String,
+        source: BlockRankError,
+    },
+}
+
+/// One edge as the hover shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EdgeDetail {
+    /// `line 12 true → line 13`.
+    pub description: String,
+    /// Mean count over failing tests.
+    pub pf: f64,
+    /// Mean count over passing tests.
+    pub pp: f64,
+    /// Suspicious edge profile `Pf - Pp`.
+    pub d: f64,
+}
+
+/// One block of one function, with everything its score came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BlockDetail {
+    pub function: String,
+    /// First and last line of the block's code (1-based).
+    pub first_line: u32,
+    pub last_line: u32,
+    /// `BR'`, the ranking score.
+    pub score: f64,
+    /// `BR` before the calibration.
+    pub br: f64,
+    /// `I`, the sum of `D` over incoming edges.
+    pub i: f64,
+    /// Transition rate `T`: share of entries that left the block.
+    pub t: f64,
+    pub incoming: Vec<EdgeDetail>,
+    pub outgoing: Vec<EdgeDetail>,
+}
+
+/// How well the coverage data fitted the graphs (summed over tests and
+/// functions), for a warning when the derivation had to guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct DerivationStats {
+    pub unresolved_edges: usize,
+    pub inconsistent_equations: usize,
+    pub unmatched_branch_clusters: usize,
+    /// Functions whose fixed point did not settle within the cap.
+    pub unconverged_functions: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileScores {
+    /// `(line, score, index into blocks or None)` for every executable line
+    /// of the file (`results.files[i].lines`), ascending.
+    pub lines: Vec<(u32, f64, Option<usize>)>,
+    pub blocks: Vec<BlockDetail>,
+    /// False when the file's text was not available.
+    pub analysed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LineScores {
+    /// One entry per `results.files[i]`.
+    pub files: Vec<FileScores>,
+    /// Score of lines in no block (below every block).
+    pub unmapped_score: f64,
+    pub stats: DerivationStats,
+}
+
+impl LineScores {
+    /// The score of an executable line, or `None` when `line` is not one.
+    pub fn score(&self, file: usize, line: u32) -> Option<f64> {
+        let lines = &self.files.get(file)?.lines;
+        let i = lines.binary_search_by_key(&line, |&(l, _, _)| l).ok()?;
+        Some(lines[i].1)
+    }
+
+    /// The block a line takes its score from, for the hover.
+    pub fn detail(&self, file: usize, line: u32) -> Option<&BlockDetail> {
+        let f = self.files.get(file)?;
+        let i = f.lines.binary_search_by_key(&line, |&(l, _, _)| l).ok()?;
+        f.lines[i].2.map(|b| &f.blocks[b])
+    }
+}
+
+/// BlockRank over every file of `results`. `sources[i]` is the text of
+/// `results.files[i]` (None when it could not be read: its lines then rank
+/// last).
+pub fn line_scores(
+    results: &RunResults,
+    sources: &[Option<String>],
+) -> Result<LineScores, LineScoresError> {
+    results.validate().map_err(LineScoresError::Results)?;
+    if sources.len() != results.files.len() {
+        return Err(LineScoresError::SourceCount {
+            expected: results.files.len(),
+            got: sources.len(),
+        });
+    }
+    let passed = results
+        .tests
+        .iter()
+        .filter(|t| t.verdict == Verdict::Pass)
+        .count();
+    let failed = results.tests.len() - passed;
+    let mut stats = DerivationStats::default();
+    let mut files = Vec::with_capacity(results.files.len());
+    for (index, file) in results.files.iter().enumerate() {
+        let Some(source) = &sources[index] else {
+            files.push(FileScores {
+                lines: file.lines.iter().map(|&l| (l, f64::NAN, None)).collect(),
+                blocks: Vec::new(),
+                analysed: false,
+            });
+            continue;
+        };
+        let cfgs = build_cfgs(source).map_err(|source| LineScoresError::Cfg {
+            file: file.path.clone(),
+            source,
+        })?;
+        let plans = plan(&cfgs, &file.lines);
+        let mut sums: Vec<ProfileSums> = cfgs
+            .iter()
+            .map(|c| {
+                let mut s = ProfileSums::new(c.edges.len());
+                s.passed_tests = passed;
+                s.failed_tests = failed;
+                s
+            })
+            .collect();
+        for test in &results.tests {
+            let Some(coverage) = test.coverage.iter().find(|c| c.file as usize == index) else {
+                continue; // all counts 0
+            };
+            let view = CoverageView::new(Some(coverage));
+            let is_failed = test.verdict == Verdict::Fail;
+            let mut profiles: Vec<_> = plans.iter().map(|p| p.profile(&view)).collect();
+            // Where a stop inside a call made the evidence disagree, the
+            // functions that did not return tell which call it was.
+            if profiles.iter().any(|p| p.stop_resolved) {
+                let stopped: HashSet<&str> = cfgs
+                    .iter()
+                    .zip(&profiles)
+                    .filter(|(c, p)| stopped_calls(c, p) > 0)
+                    .map(|(c, _)| c.name.as_str())
+                    .collect();
+                for (f, plan) in plans.iter().enumerate() {
+                    if profiles[f].stop_resolved {
+                        profiles[f] = plan.profile_with(&view, &|name| stopped.contains(name));
+                    }
+                }
+            }
+            for (f, profile) in profiles.iter().enumerate() {
+                stats.unresolved_edges += profile.unresolved;
+                stats.inconsistent_equations += profile.inconsistent;
+                stats.unmatched_branch_clusters += profile.unmatched_branches;
+                let target = if is_failed {
+                    &mut sums[f].failed_sum
+                } else {
+                    &mut sums[f].passed_sum
+                };
+                for (s, &c) in target.iter_mut().zip(&profile.counts) {
+                    *s += c as f64;
+                }
+            }
+        }
+        let mut blocks = Vec::new();
+        let mut best: Vec<(u32, f64, usize)> = Vec::new();
+        for (cfg, sums) in cfgs.iter().zip(&sums) {
+            let graph = Graph {
+                blocks: cfg.blocks.len(),
+                edges: cfg.edges.iter().map(|e| (e.from, e.to)).collect(),
+            };
+            let scores = rank_sums(&graph, sums).map_err(|source| LineScoresError::Rank {
+                file: file.path.clone(),
+                function: cfg.name.clone(),
+                source,
+            })?;
+            if !scores.converged {
+                stats.unconverged_functions += 1;
+            }
+            for b in 0..cfg.blocks.len() {
+                if b == ENTRY || b == EXIT {
+                    continue;
+                }
+                let Some((first_line, last_line)) = cfg.line_span(b) else {
+                    continue;
+                };
+                let detail = block_detail(cfg, b, &scores, first_line, last_line);
+                let id = blocks.len();
+                for p in &cfg.blocks[b].pieces {
+                    for l in p.line..=p.end_line {
+                        best.push((l, detail.score, id));
+                    }
+                }
+                blocks.push(detail);
+            }
+        }
+        // Most suspicious block per line; ties keep the earlier block.
+        best.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        best.dedup_by_key(|x| x.0);
+        let lines = file
+            .lines
+            .iter()
+            .map(|&l| match best.binary_search_by_key(&l, |x| x.0) {
+                Ok(i) => (l, best[i].1, Some(best[i].2)),
+                Err(_) => (l, f64::NAN, None),
+            })
+            .collect();
+        files.push(FileScores {
+            lines,
+            blocks,
+            analysed: true,
+        });
+    }
+    // Lines in no block rank below every block.
+    let lowest = files
+        .iter()
+        .flat_map(|f| f.lines.iter())
+        .filter(|x| x.2.is_some())
+        .map(|x| x.1)
+        .fold(f64::INFINITY, f64::min);
+    let unmapped_score = if lowest.is_finite() {
+        lowest - 1.0
+    } else {
+        -1.0
+    };
+    for f in &mut files {
+        for x in &mut f.lines {
+            if x.2.is_none() {
+                x.1 = unmapped_score;
+            }
+        }
+    }
+    Ok(LineScores {
+        files,
+        unmapped_score,
+        stats,
+    })
+}
+
+fn block_detail(
+    cfg: &FunctionCfg,
+    b: usize,
+    scores: &crate::algorithm::BlockScores,
+    first_line: u32,
+    last_line: u32,
+) -> BlockDetail {
+    let edge = |e: usize| EdgeDetail {
+        description: cfg.describe_edge(e),
+        pf: scores.pf[e],
+        pp: scores.pp[e],
+        d: scores.d[e],
+    };
+    BlockDetail {
+        function: cfg.name.clone(),
+        first_line,
+        last_line,
+        score: scores.br_prime[b],
+        br: scores.br[b],
+        i: scores.i[b],
+        t: scores.t[b],
+        incoming: cfg.blocks[b].preds.iter().map(|&e| edge(e)).collect(),
+        outgoing: cfg.blocks[b].succs.iter().map(|&e| edge(e)).collect(),
+    }
+}
