@@ -403,7 +403,7 @@ impl FunctionPlan {
                 !self.equations[i]
                     .callee
                     .as_deref()
-                    .is_some_and(|name| stopped(name))
+                    .is_some_and(stopped)
             });
             for i in candidates {
                 let mut trial = rhs.clone();
