@@ -8,10 +8,13 @@ export function rankLabel(rank: RankRange): string {
   return `#${rank.best}`;
 }
 
+/** JSON has no infinity: the server sends ±f64::MAX for an infinite score (DStar with ep = 0). */
+const INFINITE = 1e300;
+
 /** Scores of bounded measures are in 0..1; DStar and friends are unbounded. */
 export function formatScore(score: number): string {
   if (Number.isNaN(score)) return "?";
-  if (!Number.isFinite(score)) return score > 0 ? "∞" : "-∞";
+  if (Math.abs(score) >= INFINITE) return score > 0 ? "∞" : "-∞";
   if (Math.abs(score) >= 1000) return score.toExponential(2);
   if (Math.abs(score) >= 100) return score.toFixed(0);
   return score.toFixed(2);

@@ -66,7 +66,10 @@ export interface MeasureChoice {
   description: string;
 }
 
-/** Measures offered by "Choose measure"; the server also accepts e.g. "dstar3" typed in. */
+/**
+ * Measures offered by "Choose measure"; the server also accepts e.g. "dstar3" typed in.
+ * BlockRank is left out: the language server does not offer it in the editor yet.
+ */
 export const MEASURES: readonly MeasureChoice[] = [
   { id: "ochiai", label: "Ochiai", description: "good default for single faults" },
   { id: "dstar", label: "DStar (D*, exponent 2)", description: "often best on single faults" },
@@ -89,5 +92,4 @@ export const MEASURES: readonly MeasureChoice[] = [
   { id: "anderberg", label: "Anderberg", description: "" },
   { id: "m2", label: "M2", description: "" },
   { id: "opt", label: "Opt", description: "Op2 order, Ochiai tie-break" },
-  { id: "blockrank", label: "BlockRank", description: "ranks over the control-flow graph" },
 ];

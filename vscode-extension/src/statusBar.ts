@@ -16,7 +16,7 @@ export class StatusItem implements vscode.Disposable {
 
   show(s: StatusParams | ClientState): void {
     this.last = s;
-    const p = presentStatus(s);
+    const p = presentStatus(s, vscode.workspace.isTrusted);
     this.item.text = p.text;
     this.item.tooltip = p.tooltip;
     this.item.backgroundColor =

@@ -17,7 +17,16 @@ function counts(s: StatusParams): string {
   return `${s.failing} failing of ${s.total}`;
 }
 
-export function presentStatus(s: StatusParams | ClientState): StatusPresentation {
+/** `trusted` false marks results shown read-only in an untrusted workspace. */
+export function presentStatus(s: StatusParams | ClientState, trusted = true): StatusPresentation {
+  const p = present(s);
+  if (!trusted && typeof s !== "string" && (s.state === "done" || s.state === "stale")) {
+    return { ...p, text: `${p.text} $(shield)`, tooltip: `${p.tooltip}\nThe workspace is not trusted: results are read from disk, nothing is built or run.` };
+  }
+  return p;
+}
+
+function present(s: StatusParams | ClientState): StatusPresentation {
   const name = "faultlens";
   if (typeof s === "string") {
     switch (s) {
@@ -36,7 +45,8 @@ export function presentStatus(s: StatusParams | ClientState): StatusPresentation
   const detail = s.message !== "" ? s.message : undefined;
   switch (s.state) {
     case "running":
-      return { text: `$(sync~spin) ${name}: ${detail ?? "running"}`, tooltip: `faultlens: localizing. ${detail ?? ""}`.trim(), severity: "normal" };
+      // The server reports step-by-step progress as LSP work-done progress, which VS Code shows beside this item.
+      return { text: `$(sync~spin) ${name}: running`, tooltip: `faultlens: ${detail ?? "localizing"}`, severity: "normal" };
     case "done": {
       const c = counts(s);
       const text = s.failing === 0 ? `$(pass) ${name}: no failing tests` : `$(bug) ${name}: ${c !== "" ? c : "done"}`;

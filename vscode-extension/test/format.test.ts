@@ -14,6 +14,8 @@ test("scores: two decimals, large and infinite ones readable", () => {
   assert.equal(formatScore(250.4), "250");
   assert.equal(formatScore(12345), "1.23e+4");
   assert.equal(formatScore(Number.POSITIVE_INFINITY), "∞");
+  assert.equal(formatScore(Number.MAX_VALUE), "∞");
+  assert.equal(formatScore(-Number.MAX_VALUE), "-∞");
   assert.equal(formatScore(Number.NaN), "?");
 });
 

@@ -3,9 +3,10 @@ import { test } from "node:test";
 import { presentStatus } from "../src/statusModel";
 
 test("running shows progress with a spinner", () => {
-  const p = presentStatus({ state: "running", message: "running tests 3/12" });
+  const p = presentStatus({ state: "running", message: "localizing: building and running the tests" });
   assert.match(p.text, /sync~spin/);
-  assert.match(p.text, /3\/12/);
+  assert.match(p.text, /running/);
+  assert.match(p.tooltip, /building and running/);
 });
 
 test("done shows how many tests fail", () => {
@@ -22,4 +23,11 @@ test("stale, error, untrusted and missing server are visible states", () => {
   assert.match(presentStatus({ state: "untrusted", message: "" }).tooltip, /not trusted/);
   assert.equal(presentStatus("notFound").severity, "error");
   assert.match(presentStatus({ state: "noResults", message: "" }).text, /no results/);
+});
+
+test("untrusted workspaces mark results as read-only", () => {
+  const s = { state: "done" as const, message: "3 failing of 15 tests", failing: 3, total: 15 };
+  assert.doesNotMatch(presentStatus(s, true).text, /shield/);
+  assert.match(presentStatus(s, false).text, /shield/);
+  assert.match(presentStatus(s, false).tooltip, /not trusted/);
 });

@@ -1,0 +1,301 @@
+// Runs inside VS Code's extension host (code-server, loaded through the
+// `extensionTestsPath` payload) against the packaged extension and the real
+// faultlens server. It uses the public API only: diagnostics, the code lens
+// and hover providers, commands, and the state `activate()` returns (the API
+// cannot read decorations or tree rows back). Every check is recorded, pass
+// or fail, in the JSON file named by FAULTLENS_E2E_RESULTS; the driver
+// (tests/vscode/e2e.mjs) reads it.
+//
+// FAULTLENS_E2E_MODE=trusted (default): Localize and everything it shows.
+// FAULTLENS_E2E_MODE=untrusted: results already on disk are shown, Localize
+// is refused and nothing is built or run.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const vscode = require("vscode");
+
+// The fixture's known fault (fixtures/mid-args/ground-truth.json): mid.c:22, 0-based 21.
+const FAULT_LINE = 21;
+const TOP_BACKGROUND = "rgba(253, 231, 37, 0.48)"; // viridis at heat 1 (colorScale.ts)
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function waitFor(what, fn, timeoutMs = 30000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${describe(last)})`);
+    await sleep(200);
+  }
+}
+
+function describe(v) {
+  if (v instanceof Error) return v.message;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** A diagnostic's code, whether plain or with a link ({ value, target }). */
+function codeOf(d) {
+  return d.code !== null && typeof d.code === "object" ? String(d.code.value) : String(d.code);
+}
+
+function hoverText(hovers) {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === "string" ? c : c.value))
+    .join("\n");
+}
+
+exports.run = async function run() {
+  const out = process.env.FAULTLENS_E2E_RESULTS;
+  const mode = process.env.FAULTLENS_E2E_MODE || "trusted";
+  const results = [];
+  const check = async (name, fn) => {
+    const started = Date.now();
+    try {
+      await fn();
+      results.push({ name: `${mode}: ${name}`, ok: true, ms: Date.now() - started });
+    } catch (e) {
+      results.push({ name: `${mode}: ${name}`, ok: false, ms: Date.now() - started, error: e && e.stack ? e.stack : String(e) });
+    }
+  };
+  try {
+    if (mode === "untrusted") await untrusted(check);
+    else await trusted(check);
+  } catch (e) {
+    results.push({ name: `${mode}: suite`, ok: false, error: String(e && e.stack ? e.stack : e) });
+  } finally {
+    fs.writeFileSync(out, JSON.stringify({ mode, results }, null, 2));
+  }
+};
+
+async function openFixture() {
+  const root = vscode.workspace.workspaceFolders[0].uri;
+  const file = vscode.Uri.joinPath(root, "mid.c");
+  const doc = await vscode.workspace.openTextDocument(file);
+  const editor = await vscode.window.showTextDocument(doc);
+  const ext = vscode.extensions.getExtension("faultlens.faultlens");
+  assert(ext, "the faultlens extension is not installed");
+  const api = await ext.activate();
+  await api.ready;
+  return { root, file, doc, editor, api };
+}
+
+async function trusted(check) {
+  assert(vscode.workspace.isTrusted, "this mode needs a trusted workspace");
+  let ctx;
+  await check("extension activates and starts the server", async () => {
+    const c = await openFixture();
+    await waitFor("the server to run", () => c.api.serverRunning(), 30000);
+    assert(/faultlens$/.test(c.api.serverPath() || ""), `server path ${c.api.serverPath()}`);
+    ctx = c;
+  });
+  if (!ctx) return; // nothing below can pass without a server
+  const { api, file } = ctx;
+  const resultsFile = path.join(ctx.root.fsPath, ".faultlens", "results.json");
+
+  await check("before any run the status says there are no results", async () => {
+    assert(!fs.existsSync(resultsFile), "the fixture copy already has results");
+    await waitFor("status noResults", () => api.status().state === "noResults", 15000);
+    assert(/no results/.test(api.statusBarText()), `status bar: ${api.statusBarText()}`);
+  });
+
+  let ran = false;
+  await check("Localize builds, runs the tests and ranks", async () => {
+    await vscode.commands.executeCommand("faultlens.runLocalize");
+    await waitFor("status done with scores", () => api.status().state === "done" && api.scores() !== undefined, 180000);
+    const s = api.status();
+    assert(s.failing === 3 && s.total === 15, `status ${describe(s)}`);
+    assert(fs.existsSync(resultsFile), "no .faultlens/results.json after the run");
+    ran = true;
+  });
+  if (!ran) return; // the remaining checks look at the run's results
+
+  await check("status bar shows the failing tests", async () => {
+    assert(/3 failing of 15/.test(api.statusBarText()), `status bar: ${api.statusBarText()}`);
+  });
+
+  await check("a warning diagnostic marks the faulty line as #1", async () => {
+    const diags = await waitFor(
+      "faultlens diagnostics",
+      () => {
+        const d = vscode.languages.getDiagnostics(file).filter((x) => x.source === "faultlens");
+        return d.length > 0 ? d : undefined;
+      },
+      15000,
+    );
+    const top = diags.find((d) => d.range.start.line === FAULT_LINE);
+    assert(top, `no diagnostic on line ${FAULT_LINE + 1}: ${describe(diags.map((d) => [d.range.start.line, d.message]))}`);
+    assert(top.severity === vscode.DiagnosticSeverity.Warning, `severity ${top.severity}`);
+    assert(/^#1 of \d+ suspicious lines: Ochiai 0\.87/.test(top.message), `message: ${top.message}`);
+    assert(codeOf(top) === "ochiai", `code ${describe(top.code)}`);
+    const others = diags.filter((d) => d.range.start.line !== FAULT_LINE);
+    assert(others.every((d) => !/^#1 of/.test(d.message)), "another line is also #1");
+  });
+
+  await check("code lenses: the rank on the faulty line, a re-run lens at the top", async () => {
+    const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", file);
+    const titles = lenses.filter((l) => l.command).map((l) => [l.range.start.line, l.command.title]);
+    const top = titles.find(([line]) => line === FAULT_LINE);
+    assert(top, `no lens on line ${FAULT_LINE + 1}: ${describe(titles)}`);
+    assert(/^#1 · Ochiai 0\.87 · 3\/3 failing · 1\/12 passing$/.test(top[1]), `lens: ${top[1]}`);
+    assert(titles.some(([, t]) => /^3 failing tests · re-run and localize$/.test(t)), `no file lens: ${describe(titles)}`);
+  });
+
+  await check("hover on the faulty line explains its rank", async () => {
+    const hovers = await vscode.commands.executeCommand("vscode.executeHoverProvider", file, new vscode.Position(FAULT_LINE, 12));
+    const text = hoverText(hovers);
+    assert(/faultlens/.test(text) && /#1 of \d+ suspicious lines/.test(text), `hover: ${text}`);
+    assert(/Run by 3 of 3 failing and 1 of 12 passing tests/.test(text), `hover: ${text}`);
+  });
+
+  await check("heatmap: the top line has the hottest colour and the label #1", async () => {
+    const painted = await waitFor("painted lines", () => (api.heatmap().length > 0 ? api.heatmap() : undefined), 10000);
+    const top = painted.find((p) => p.line === FAULT_LINE);
+    assert(top, `line ${FAULT_LINE + 1} not painted: ${describe(painted.map((p) => p.line))}`);
+    assert(top.heat === 1 && top.background === TOP_BACKGROUND && top.overviewRuler === "#fde725", `top: ${describe(top)}`);
+    assert(top.after.trim() === "#1", `label ${describe(top.after)}`);
+    const rest = painted.filter((p) => p.line !== FAULT_LINE);
+    assert(rest.length > 0 && rest.every((p) => p.heat < 1 && p.background !== TOP_BACKGROUND), "other lines look like the top one");
+    const backgrounds = new Set(painted.map((p) => p.background));
+    assert(backgrounds.size >= 3, `only ${backgrounds.size} distinct colours`);
+    const scored = api.scores().files.flatMap((f) => f.lines).length;
+    assert(painted.length === scored, `${painted.length} painted, ${scored} scored`);
+  });
+
+  await check("Suspicious Lines view lists the ranked lines, the fault first", async () => {
+    const roots = api.tree();
+    assert(roots.length === 1 && roots[0].kind === "file" && roots[0].label === "mid.c", `roots ${describe(roots.map((r) => r.label))}`);
+    const first = roots[0].children[0];
+    assert(first.label === "#1  0.87  mid.c:22" && first.description === "return c;", `first ${describe(first)}`);
+    assert(roots[0].children[1].label.startsWith("#2  0.77  mid.c:20"), `second ${roots[0].children[1].label}`);
+    assert(/^\d+ lines, best #1$/.test(roots[0].description), roots[0].description);
+  });
+
+  await check("the view can list lines flat", async () => {
+    await vscode.commands.executeCommand("faultlens.toggleGrouping");
+    await waitFor("a flat tree", () => api.tree()[0] && api.tree()[0].kind === "line", 5000);
+    assert(api.tree()[0].line === FAULT_LINE, "flat list does not start with the fault");
+    await vscode.commands.executeCommand("faultlens.toggleGrouping");
+    await waitFor("a grouped tree", () => api.tree()[0] && api.tree()[0].kind === "file", 5000);
+  });
+
+  await check("Show Ranking returns the CLI's ranking", async () => {
+    const ranking = await vscode.commands.executeCommand("faultlens.showRanking");
+    await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    assert(ranking && ranking.measure === "ochiai", `ranking ${describe(ranking && ranking.measure)}`);
+    assert(ranking.tests.failed === 3 && ranking.tests.total === 15, describe(ranking.tests));
+    assert(ranking.ranking[0].file === "mid.c" && ranking.ranking[0].line === 22, describe(ranking.ranking[0]));
+  });
+
+  await check("Show Failing Tests lists the tests that ran the cursor's line", async () => {
+    const editor = await vscode.window.showTextDocument(ctx.doc);
+    editor.selection = new vscode.Selection(FAULT_LINE, 0, FAULT_LINE, 0);
+    const tests = await vscode.commands.executeCommand("faultlens.showFailingTestsHere");
+    await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    const names = (tests || []).map((t) => t.name).sort();
+    assert(
+      describe(names) === describe(["first-middle-last-largest", "negative-first-middle", "wide-first-middle"]),
+      `tests ${describe(names)}`,
+    );
+  });
+
+  await check("Choose Measure re-ranks with DStar", async () => {
+    await vscode.commands.executeCommand("faultlens.chooseMeasure", "dstar");
+    await waitFor("scores by dstar", () => api.scores() && api.scores().measure === "dstar", 15000);
+    const diags = await waitFor(
+      "DStar diagnostics",
+      () => {
+        const d = vscode.languages.getDiagnostics(file).filter((x) => x.source === "faultlens" && codeOf(x) === "dstar");
+        return d.length > 0 ? d : undefined;
+      },
+      15000,
+    );
+    assert(diags.some((d) => d.range.start.line === FAULT_LINE && /^#1 of/.test(d.message)), "the fault is not #1 under DStar");
+    await vscode.commands.executeCommand("faultlens.chooseMeasure", "ochiai");
+    await waitFor("scores by ochiai", () => api.scores() && api.scores().measure === "ochiai", 15000);
+  });
+
+  await check("Toggle Heatmap hides and shows the colours", async () => {
+    await vscode.commands.executeCommand("faultlens.toggleHeatmap");
+    await waitFor("no painted lines", () => !api.heatmapEnabled() && api.heatmap().length === 0, 5000);
+    await vscode.commands.executeCommand("faultlens.toggleHeatmap");
+    await waitFor("painted lines again", () => api.heatmapEnabled() && api.heatmap().length > 0, 5000);
+  });
+
+  await check("editing a ranked line marks it stale everywhere", async () => {
+    const editor = await vscode.window.showTextDocument(ctx.doc);
+    await editor.edit((b) => b.insert(new vscode.Position(FAULT_LINE, editor.document.lineAt(FAULT_LINE).text.length), " /* edited */"));
+    await waitFor("a stale scored line", () => api.scores().files.some((f) => f.lines.some((l) => l.stale)), 10000);
+    await waitFor("status stale", () => api.status().state === "stale", 10000);
+    assert(/stale/.test(api.statusBarText()), `status bar ${api.statusBarText()}`);
+    const staleRow = api.tree()[0].children.find((c) => c.line === FAULT_LINE);
+    assert(staleRow && staleRow.stale && /\(stale\)$/.test(staleRow.label), `row ${describe(staleRow)}`);
+    const painted = api.heatmap().find((p) => p.line === FAULT_LINE);
+    assert(painted && painted.stale && /stale/.test(painted.after), `painted ${describe(painted)}`);
+    // The server keeps lines edited since the run stale even when the edit is undone, until the next run.
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+  });
+
+  await check("Restart Language Server comes back with the results from disk", async () => {
+    await vscode.commands.executeCommand("faultlens.restartServer");
+    await waitFor("the server to run again", () => api.serverRunning(), 30000);
+    await waitFor("status done after restart", () => api.status().state === "done" && api.tree().length === 1, 30000);
+  });
+}
+
+async function untrusted(check) {
+  let ctx;
+  await check("the workspace is untrusted and the extension still activates", async () => {
+    assert(!vscode.workspace.isTrusted, "the workspace is trusted");
+    const c = await openFixture();
+    await waitFor("the server to run", () => c.api.serverRunning(), 30000);
+    ctx = c;
+  });
+  if (!ctx) return;
+  const { api, file } = ctx;
+  const resultsFile = path.join(ctx.root.fsPath, ".faultlens", "results.json");
+
+  await check("existing results are shown read-only", async () => {
+    await waitFor("status done from disk", () => api.status().state === "done", 20000);
+    assert(/3 failing of 15/.test(api.statusBarText()) && /shield/.test(api.statusBarText()), `status bar ${api.statusBarText()}`);
+    const diags = vscode.languages.getDiagnostics(file).filter((d) => d.source === "faultlens");
+    assert(diags.some((d) => d.range.start.line === FAULT_LINE && /^#1 of/.test(d.message)), "no #1 diagnostic");
+    assert(api.tree().length === 1, "empty view");
+    assert(api.heatmap().some((p) => p.line === FAULT_LINE && p.heat === 1), "no heatmap");
+  });
+
+  await check("Localize is refused: nothing is built or run", async () => {
+    const before = fs.statSync(resultsFile).mtimeMs;
+    const answer = await vscode.commands.executeCommand("faultlens.runLocalize");
+    assert(answer === undefined, `the server was asked: ${describe(answer)}`);
+    // The server's own command, as a code lens would call it, is blocked by the client too.
+    const viaLens = await vscode.commands.executeCommand("faultlens.localize");
+    assert(viaLens === undefined, `faultlens.localize reached the server: ${describe(viaLens)}`);
+    await sleep(3000);
+    assert(api.status().state !== "running", "a run started");
+    assert(fs.statSync(resultsFile).mtimeMs === before, "results.json was rewritten");
+  });
+
+  await check("the re-run lens says the workspace is not trusted", async () => {
+    const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", file);
+    const titles = lenses.filter((l) => l.command).map((l) => l.command.title);
+    assert(titles.some((t) => /not trusted/.test(t)), `lenses ${describe(titles)}`);
+  });
+}
