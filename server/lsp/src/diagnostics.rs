@@ -10,10 +10,14 @@ use tower_lsp_server::ls_types::{
     NumberOrString, Position, Range, Uri,
 };
 
-/// Where the README explains the measures; `#<measure>` is not used because
-/// anchors of a table row are not stable across renderers.
-pub const MEASURES_DOC: &str =
-    "https://github.com/faultlens/faultlens/blob/main/README.md#measures";
+/// The README, whose "Measures" section has an anchor per measure
+/// (`#ochiai`, `#dstar`, ...).
+pub const README_URL: &str = "https://github.com/faultlens/faultlens/blob/main/README.md";
+
+/// Where the README explains a measure.
+pub fn measure_doc(measure: &faultlens_core::measures::Measure) -> Option<Uri> {
+    format!("{README_URL}#{}", measure.info().name).parse().ok()
+}
 
 pub const SOURCE: &str = "faultlens";
 
@@ -79,10 +83,7 @@ fn diagnostic(loc: &Localization, view: &FileView, entry: &Entry, placed: Placed
         range,
         severity: Some(severity(entry.ranked.rank.best, placed.stale)),
         code: Some(NumberOrString::String(loc.measure.name())),
-        code_description: MEASURES_DOC
-            .parse::<Uri>()
-            .ok()
-            .map(|href| CodeDescription { href }),
+        code_description: measure_doc(&loc.measure).map(|href| CodeDescription { href }),
         source: Some(SOURCE.into()),
         message: message(loc, entry, placed.stale),
         related_information: Some(related),
@@ -202,7 +203,7 @@ mod tests {
             .unwrap()
             .href
             .as_str()
-            .ends_with("#measures"));
+            .ends_with("README.md#ochiai"));
         let related = d.related_information.as_ref().unwrap();
         assert_eq!(related.len(), 2);
         assert_eq!(

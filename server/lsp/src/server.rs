@@ -94,7 +94,7 @@ impl Backend {
             .await
             .unwrap_or_default()
         };
-        let publication = self.state().publication(&disk);
+        let publication = self.state().publication(disk);
         for (uri, diagnostics, version) in publication.diagnostics {
             self.client
                 .publish_diagnostics(uri, diagnostics, version)

@@ -73,6 +73,8 @@ pub struct State {
     pub run_generation: u64,
     pub save_generation: u64,
     pub problem: Option<Problem>,
+    /// Text of result files that are not open, read once per results.
+    pub disk_text: HashMap<u32, String>,
 }
 
 /// Everything to send after a change, computed under the lock.
@@ -170,6 +172,7 @@ impl State {
         self.localization = Some(Arc::new(loc));
         self.results_signature = signature;
         self.problem = None;
+        self.disk_text.clear();
         let uris: Vec<Uri> = self.docs.keys().cloned().collect();
         for uri in uris {
             let tracker = self.fresh_tracker(&uri);
@@ -183,6 +186,7 @@ impl State {
     pub fn clear_results(&mut self) {
         self.localization = None;
         self.results_signature = None;
+        self.disk_text.clear();
         for open in self.docs.values_mut() {
             open.tracker = None;
         }
@@ -245,14 +249,22 @@ impl State {
                 let open = loc
                     .uri_of(relative)
                     .is_some_and(|u| self.docs.contains_key(&u));
-                (!open).then(|| (f, loc.path_of(relative)))
+                (!open && !self.disk_text.contains_key(&f)).then(|| (f, loc.path_of(relative)))
             })
             .collect()
     }
 
     /// Everything to publish now; remembers which URIs carry diagnostics.
-    /// `disk` holds the text of files that are not open (see `files_to_read`).
-    pub fn publication(&mut self, disk: &HashMap<u32, String>) -> Publication {
+    /// `read` holds the text of files just read (see `files_to_read`).
+    pub fn publication(&mut self, read: HashMap<u32, String>) -> Publication {
+        self.disk_text.extend(read);
+        let disk = std::mem::take(&mut self.disk_text);
+        let publication = self.publication_with(&disk);
+        self.disk_text = disk;
+        publication
+    }
+
+    fn publication_with(&mut self, disk: &HashMap<u32, String>) -> Publication {
         let mut by_uri: BTreeMap<String, (Uri, Vec<Diagnostic>, Option<i32>)> = BTreeMap::new();
         let mut scores_payload = None;
         if let Some(loc) = self.localization.clone() {
@@ -459,16 +471,18 @@ mod tests {
             state.files_to_read(),
             vec![(0, PathBuf::from("/project/src/sum.c"))]
         );
-        let p = state.publication(&disk);
+        let p = state.publication(disk.clone());
         assert_eq!(p.diagnostics.len(), 1);
         assert_eq!(p.diagnostics[0].0, uri);
         assert_eq!(p.diagnostics[0].1[0].range.start.character, 4);
         assert_eq!(p.status["state"], "done");
         assert_eq!(p.status["message"], "2 failing of 5 tests");
+        // The text read is kept until the next results.
+        assert!(state.files_to_read().is_empty());
         state.clear_results();
-        let p = state.publication(&disk);
+        let p = state.publication(disk.clone());
         assert_eq!(p.diagnostics, vec![(uri, vec![], None)]);
-        assert!(state.publication(&disk).diagnostics.is_empty());
+        assert!(state.publication(disk.clone()).diagnostics.is_empty());
     }
 
     #[test]
@@ -504,7 +518,7 @@ mod tests {
         };
         assert!(md.value.contains("Stale"));
         assert_eq!(state.status()["state"], "stale");
-        let p = state.publication(&HashMap::new());
+        let p = state.publication(HashMap::new());
         let (_, diags, version) = &p.diagnostics[0];
         assert_eq!(*version, Some(3));
         let stale = diags.iter().find(|d| d.range.start.line == 6).unwrap();
