@@ -211,7 +211,9 @@ async function apiPhase(name, trustEnabled) {
       if (Date.now() > end) throw new Error(`${name}: the extension-host suite wrote no results within 300 s`);
       await sleep(500);
     }
+    await sleep(500); // let the workbench paint the last state
     await page.screenshot({ path: path.join(opt.artifacts, `${name}-end.png`) });
+    fs.writeFileSync(`${resultsFile}.ack`, "");
     const { results: suite } = JSON.parse(fs.readFileSync(resultsFile, "utf8"));
     for (const r of suite) record(r.name, r.ok, r.error);
   } finally {
@@ -375,7 +377,14 @@ try {
     // The UI phase runs Localize itself: start it from no results.
     fs.rmSync(path.join(workspace, ".faultlens"), { recursive: true, force: true });
     if (phases.includes("ui")) await uiPhase();
-    if (phases.includes("api-untrusted")) await apiPhase("api-untrusted", true);
+    if (phases.includes("api-untrusted")) {
+      // Untrusted mode shows results already on disk; make them with the CLI if the UI phase did not run.
+      if (!fs.existsSync(path.join(workspace, ".faultlens", "results.json"))) {
+        const r = spawnSync(opt.server, ["localize", workspace], { encoding: "utf8" });
+        assert(r.status === 0 || fs.existsSync(path.join(workspace, ".faultlens", "results.json")), `faultlens localize failed: ${r.stderr}`);
+      }
+      await apiPhase("api-untrusted", true);
+    }
   }
 } catch (e) {
   record("harness", false, e && e.stack ? e.stack : e);

@@ -83,6 +83,10 @@ exports.run = async function run() {
   } finally {
     fs.writeFileSync(out, JSON.stringify({ mode, results }, null, 2));
   }
+  // The extension host shuts down when run() returns, taking the decorations
+  // with it: wait until the driver has taken its screenshot.
+  const ack = `${out}.ack`;
+  for (let i = 0; i < 100 && !fs.existsSync(ack); i++) await sleep(100);
 };
 
 async function openFixture() {
