@@ -82,7 +82,7 @@ Elsewhere it only shows results already in .faultlens/results.json."
 (defun faultlens-ranking ()
   "Show the whole ranking (the CLI's JSON) in a buffer."
   (interactive)
-  (let ((ranking (jsonrpc-request (eglot--current-server-or-lose) :faultlens/ranking '(:dummy nil))))
+  (let ((ranking (jsonrpc-request (eglot--current-server-or-lose) :faultlens/ranking nil)))
     (with-current-buffer (get-buffer-create "*faultlens ranking*")
       (erase-buffer)
       (insert (json-encode ranking))
