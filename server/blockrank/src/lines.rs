@@ -10,10 +10,8 @@
 //! block" ranked below every other: they score one less than the lowest
 //! block score.
 
-use std::collections::HashSet;
-
 use faultlens_cfg::{
-    build_cfgs, plan, stopped_calls, CfgError, CoverageView, FunctionCfg, ENTRY, EXIT,
+    build_cfgs, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY, EXIT,
 };
 use faultlens_core::results::{RunResults, Verdict};
 use serde::Serialize;
@@ -166,22 +164,7 @@ pub fn line_scores(
             };
             let view = CoverageView::new(Some(coverage));
             let is_failed = test.verdict == Verdict::Fail;
-            let mut profiles: Vec<_> = plans.iter().map(|p| p.profile(&view)).collect();
-            // Where a stop inside a call made the evidence disagree, the
-            // functions that did not return tell which call it was.
-            if profiles.iter().any(|p| p.stop_resolved) {
-                let stopped: HashSet<&str> = cfgs
-                    .iter()
-                    .zip(&profiles)
-                    .filter(|(c, p)| stopped_calls(c, p) > 0)
-                    .map(|(c, _)| c.name.as_str())
-                    .collect();
-                for (f, plan) in plans.iter().enumerate() {
-                    if profiles[f].stop_resolved {
-                        profiles[f] = plan.profile_with(&view, &|name| stopped.contains(name));
-                    }
-                }
-            }
+            let profiles = profile_file(&cfgs, &plans, &view);
             for (f, profile) in profiles.iter().enumerate() {
                 stats.unresolved_edges += profile.unresolved;
                 stats.inconsistent_equations += profile.inconsistent;

@@ -102,3 +102,52 @@ fn wrong_profile_length_is_an_error() {
     let err = rank(&graph, &[vec![1, 2]], &[]).unwrap_err();
     assert!(err.to_string().contains("2 counts"), "{err}");
 }
+
+#[test]
+fn amplifying_loop_is_solved_by_elimination() {
+    // entry(0) -> head(1) <-> body(2), head -> exit(3). Failing runs call
+    // the function less often, loop more and crash in the body: W(body,
+    // head) = 2, so the iteration diverges while the equation set has the
+    // solution BR(head) = 2, BR(body) = 4.
+    use faultlens_blockrank::Method;
+    let graph = Graph {
+        blocks: 4,
+        edges: vec![(0, 1), (1, 2), (2, 1), (1, 3)],
+    };
+    let passed = vec![vec![2, 2, 2, 2]];
+    let failed = vec![vec![1, 5, 4, 0]];
+    let s = rank(&graph, &passed, &failed).unwrap();
+    assert_eq!(s.method, Method::Elimination);
+    assert!(s.converged);
+    assert!((s.br[1] - 2.0).abs() < 1e-9, "{:?}", s.br);
+    assert!((s.br[2] - 4.0).abs() < 1e-9, "{:?}", s.br);
+    assert_eq!(s.br[3], -2.0);
+    assert!((s.t[2] - 6.0 / 7.0).abs() < 1e-12);
+}
+
+#[test]
+fn loop_without_solution_gets_the_least_squares_one() {
+    // Called once per test; failing runs crash in the body: the loop's
+    // weights multiply to 1 while mass leaves it, so BR(head) = BR(body) +
+    // BR(exit) and BR(body) = BR(head) have no solution. The iteration
+    // would drift by BR(exit) per sweep; least squares keeps it bounded.
+    use faultlens_blockrank::Method;
+    let graph = Graph {
+        blocks: 4,
+        edges: vec![(0, 1), (1, 2), (2, 1), (1, 3)],
+    };
+    let passed = vec![vec![1, 2, 2, 1]];
+    let failed = vec![vec![1, 4, 3, 0]];
+    let s = rank(&graph, &passed, &failed).unwrap();
+    assert_eq!(s.method, Method::LeastSquares);
+    assert!(!s.converged);
+    assert!(
+        s.br.iter().all(|v| v.is_finite() && v.abs() < 10.0),
+        "{:?}",
+        s.br
+    );
+    assert!(
+        (s.t[2] - 5.0 / 6.0).abs() < 1e-12,
+        "the body was left 5 of 6 times"
+    );
+}

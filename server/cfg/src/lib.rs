@@ -7,7 +7,9 @@ pub mod profile;
 
 pub use build::build_cfgs;
 pub use graph::{Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT};
-pub use profile::{edge_profiles, plan, stopped_calls, CoverageView, EdgeProfile, FunctionPlan};
+pub use profile::{
+    edge_profiles, plan, profile_file, stopped_calls, CoverageView, EdgeProfile, FunctionPlan,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CfgError {

@@ -399,12 +399,7 @@ impl FunctionPlan {
                 .filter(|&i| self.equations[i].priority == 1 && rhs[i].unwrap_or(0) > 0)
                 .collect();
             // Calls to functions that did not return first (stable order).
-            candidates.sort_by_key(|&i| {
-                !self.equations[i]
-                    .callee
-                    .as_deref()
-                    .is_some_and(stopped)
-            });
+            candidates.sort_by_key(|&i| !self.equations[i].callee.as_deref().is_some_and(stopped));
             for i in candidates {
                 let mut trial = rhs.clone();
                 trial[i] = None;
@@ -503,10 +498,33 @@ pub fn edge_profiles(
     coverage: Option<&FileCoverage>,
 ) -> Vec<EdgeProfile> {
     let view = CoverageView::new(coverage);
-    plan(cfgs, executable)
-        .iter()
-        .map(|p| p.profile(&view))
-        .collect()
+    profile_file(cfgs, &plan(cfgs, executable), &view)
+}
+
+/// One test's edge profiles for every function of a file (`plans` from
+/// [`plan`] on the same `cfgs`). Where a run stopped inside a call and the
+/// evidence disagreed, the functions of the file that did not return in
+/// this run tell which call it was (see [`FunctionPlan::profile_with`]).
+pub fn profile_file(
+    cfgs: &[FunctionCfg],
+    plans: &[FunctionPlan],
+    view: &CoverageView,
+) -> Vec<EdgeProfile> {
+    let mut profiles: Vec<EdgeProfile> = plans.iter().map(|p| p.profile(view)).collect();
+    if profiles.iter().any(|p| p.stop_resolved) {
+        let stopped: Vec<&str> = cfgs
+            .iter()
+            .zip(&profiles)
+            .filter(|(c, p)| stopped_calls(c, p) > 0)
+            .map(|(c, _)| c.name.as_str())
+            .collect();
+        for (f, plan) in plans.iter().enumerate() {
+            if profiles[f].stop_resolved {
+                profiles[f] = plan.profile_with(view, &|name| stopped.contains(&name));
+            }
+        }
+    }
+    profiles
 }
 
 /// How many calls of the function did not return in this run (a crash or
