@@ -65,6 +65,10 @@ pub struct State {
     pub localization: Option<Arc<Localization>>,
     pub results_signature: Option<FileSignature>,
     pub docs: HashMap<Uri, OpenDoc>,
+    /// Documents closed since the results were installed, with their last
+    /// text: their ranked lines stay where the edits moved them, and a
+    /// reopened document continues from there.
+    pub closed: HashMap<Uri, OpenDoc>,
     /// URIs that currently show faultlens diagnostics, to clear them later.
     pub published: BTreeSet<String>,
     /// Compiler messages of the last failed build, by file URI.
@@ -112,7 +116,20 @@ impl State {
     }
 
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
-        let tracker = self.fresh_tracker(&uri);
+        let tracker = match self.closed.remove(&uri) {
+            // Continue from where the last edits left the lines; the text
+            // may have changed on disk meanwhile.
+            Some(OpenDoc {
+                doc,
+                tracker: Some(mut tracker),
+            }) => {
+                if doc.text != text {
+                    tracker.apply_full(&doc.text, &text);
+                }
+                Some(tracker)
+            }
+            _ => self.fresh_tracker(&uri),
+        };
         self.docs.insert(
             uri,
             OpenDoc {
@@ -164,7 +181,11 @@ impl State {
     }
 
     pub fn close(&mut self, uri: &Uri) {
-        self.docs.remove(uri);
+        if let Some(doc) = self.docs.remove(uri) {
+            if doc.tracker.is_some() {
+                self.closed.insert(uri.clone(), doc);
+            }
+        }
     }
 
     /// Installs new results: every open document's text becomes the baseline.
@@ -173,6 +194,7 @@ impl State {
         self.results_signature = signature;
         self.problem = None;
         self.disk_text.clear();
+        self.closed.clear();
         let uris: Vec<Uri> = self.docs.keys().cloned().collect();
         for uri in uris {
             let tracker = self.fresh_tracker(&uri);
@@ -187,6 +209,7 @@ impl State {
         self.localization = None;
         self.results_signature = None;
         self.disk_text.clear();
+        self.closed.clear();
         for open in self.docs.values_mut() {
             open.tracker = None;
         }
@@ -205,7 +228,8 @@ impl State {
         self.localization = Some(Arc::new(fresh));
     }
 
-    /// The view of one file: tracked through edits when open, else as on disk.
+    /// The view of one file: tracked through edits when open or closed
+    /// after edits, else as on disk.
     fn view<'a>(
         &'a self,
         loc: &Localization,
@@ -214,7 +238,7 @@ impl State {
     ) -> Option<FileView<'a>> {
         let relative = &loc.results.files.get(file as usize)?.path;
         let uri = loc.uri_of(relative)?;
-        if let Some(open) = self.docs.get(&uri) {
+        if let Some(open) = self.docs.get(&uri).or_else(|| self.closed.get(&uri)) {
             return Some(FileView {
                 file,
                 uri,
@@ -248,7 +272,7 @@ impl State {
                 let relative = &loc.results.files[f as usize].path;
                 let open = loc
                     .uri_of(relative)
-                    .is_some_and(|u| self.docs.contains_key(&u));
+                    .is_some_and(|u| self.docs.contains_key(&u) || self.closed.contains_key(&u));
                 (!open && !self.disk_text.contains_key(&f)).then(|| (f, loc.path_of(relative)))
             })
             .collect()
@@ -319,6 +343,7 @@ impl State {
         let stale = self
             .docs
             .values()
+            .chain(self.closed.values())
             .any(|d| d.tracker.as_ref().is_some_and(LineTracker::any_changed));
         let summary = format!("{failing} failing of {total} tests");
         let (state, message) = if self.run.is_some() {
@@ -531,6 +556,31 @@ mod tests {
         assert!(state.lenses(&uri).iter().any(|l| l.range.start.line == 6));
         assert_eq!(state.failing_tests(Some((&uri, 6))).len(), 2);
         assert_eq!(state.failing_tests(None).len(), 2);
+    }
+
+    #[test]
+    fn closing_and_reopening_keeps_lines_where_edits_moved_them() {
+        let (mut state, uri) = state_with_results();
+        state.open(uri.clone(), SOURCE.into(), 1);
+        let insert = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(0, 0), Position::new(0, 0))),
+            range_length: None,
+            text: "// note\n".into(),
+        };
+        state.change(&uri, 2, &[insert]);
+        state.close(&uri);
+        // Closed: the diagnostics still sit on the moved line.
+        let p = state.publication(HashMap::new());
+        assert_eq!(p.diagnostics[0].1[0].range.start.line, 6);
+        // Reopened from disk with one more line above: it moves once more.
+        let saved = format!("// a\n// note\n{SOURCE}");
+        state.open(uri.clone(), saved, 1);
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(7, 4)).unwrap().contents
+        else {
+            panic!()
+        };
+        assert!(md.value.contains("#1 of 5"), "{}", md.value);
+        assert!(!md.value.contains("Stale"));
     }
 
     #[test]
