@@ -100,6 +100,10 @@ local ok, err = pcall(function()
   if not file_lens then
     fail('no re-run lens at the top of the file')
   end
+  -- Notifications may trail the responses above: wait for them.
+  vim.wait(10000, function()
+    return faultlens.scores ~= nil and faultlens.status ~= nil and faultlens.status.state == 'done'
+  end, 50)
   report.status = faultlens.status
   report.scores_files = faultlens.scores and #faultlens.scores.files or 0
   if report.scores_files == 0 then
