@@ -129,6 +129,7 @@ async function startCodeServer(name, { trustEnabled, env }) {
     "editor.minimap.enabled": false,
     "editor.hover.delay": 150,
     "window.restoreWindows": "none",
+    "debug.allowBreakpointsEverywhere": true,
   };
   // The browser workbench reads User/; the remote extension host also applies Machine/ (machine-scoped settings).
   fs.mkdirSync(path.join(userDir, "Machine"), { recursive: true });
@@ -261,6 +262,11 @@ async function uiPhase() {
     await check("ui: Localize from the command palette ends with 3 failing of 15", async () => {
       await page.waitForFunction(() => /no results/.test(document.querySelector(".part.statusbar")?.textContent ?? ""), null, { timeout: 30000 });
       await palette(">faultlens: Localize");
+      // Catch the run in progress for a screenshot; a fast machine may finish first.
+      await page
+        .waitForFunction(() => /faultlens: running/.test(document.querySelector(".part.statusbar")?.textContent ?? ""), null, { timeout: 10000 })
+        .then(() => shot(page, "ui-0-running.png"))
+        .catch(() => undefined);
       await page.waitForFunction(() => /3 failing of 15/.test(document.querySelector(".part.statusbar")?.textContent ?? ""), null, { timeout: 180000 });
       await shot(page, "ui-1-after-localize.png");
     });
@@ -325,8 +331,8 @@ async function uiPhase() {
       await page.keyboard.press("Escape");
     });
 
-    await check("ui: the Suspicious Lines view lists #1 mid.c:22 first", async () => {
-      await palette(">faultlens: Show Suspicious Lines");
+    await check("ui: clicking the status bar item opens the Suspicious Lines view, #1 mid.c:22 first", async () => {
+      await page.locator(".part.statusbar .statusbar-item", { hasText: "faultlens: 3 failing of 15" }).first().click();
       await page.waitForFunction(
         () => [...document.querySelectorAll(".part.sidebar .monaco-list-row")].some((r) => /#1\s+0\.87\s+mid\.c:22/.test(r.textContent)),
         null,
@@ -351,6 +357,47 @@ async function uiPhase() {
         { timeout: 15000 },
       );
       await shot(page, "ui-5-problems.png");
+      await page.keyboard.press("Control+Shift+M"); // close the panel again
+    });
+
+    await check("ui: a breakpoint sits in the gutter beside the heatmap, no overlap", async () => {
+      await palette(`:${FAULT_LINE}`);
+      await sleep(500);
+      await palette(">Debug: Toggle Breakpoint");
+      const seen = await page.waitForFunction(
+        (top) => {
+          const overlay = [...document.querySelectorAll(".monaco-editor .view-overlays > div")].find((o) =>
+            [...o.querySelectorAll("div")].some((d) => getComputedStyle(d).backgroundColor === top),
+          );
+          if (!overlay) return false;
+          const glyphs = [...document.querySelectorAll(".monaco-editor .glyph-margin-widgets > div, .monaco-editor .margin-view-overlays > div > div")];
+          const breakpoint = glyphs.find((g) => /codicon-debug-breakpoint/.test(g.className));
+          if (!breakpoint) return false;
+          const b = breakpoint.getBoundingClientRect();
+          const o = overlay.getBoundingClientRect();
+          // Other faultlens glyphs in the gutter would be collisions: there must be none.
+          const ours = glyphs.filter((g) => /ced-/.test(g.className));
+          return { sameRow: Math.abs(b.top - o.top) < 4, breakpointLeftOfText: b.right <= o.left + 1, ours: ours.length };
+        },
+        TOP_BACKGROUND,
+        { timeout: 10000 },
+      );
+      const r = await seen.jsonValue();
+      assert(r.sameRow && r.breakpointLeftOfText && r.ours === 0, JSON.stringify(r));
+      await shot(page, "ui-6-breakpoint.png");
+    });
+
+    await check("ui: in a dark theme the top line keeps its colour and label", async () => {
+      await palette(">Preferences: Toggle between Light/Dark Themes");
+      await sleep(1500);
+      const ok = await page.evaluate(
+        (top) =>
+          [...document.querySelectorAll(".monaco-editor .view-overlays > div div")].some((d) => getComputedStyle(d).backgroundColor === top) &&
+          getComputedStyle(document.querySelector(".monaco-editor")).backgroundColor !== "rgb(255, 255, 255)",
+        TOP_BACKGROUND,
+      );
+      assert(ok, "no dark editor with the top colour");
+      await shot(page, "ui-7-dark.png");
     });
   } finally {
     await ctx.close();

@@ -16,6 +16,8 @@ export interface FaultlensApi {
   scores(): ScoresParams | undefined;
   status(): StatusParams | ClientState;
   statusBarText(): string;
+  /** The status bar item's recent texts, oldest first. */
+  statusBarHistory(): string[];
   heatmap(): PaintedLine[];
   heatmapEnabled(): boolean;
   tree(): TreeNode[];
@@ -45,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     },
     status: (s) => status.show(s),
     clientState: (s) => status.show(s),
+    progress: (p) => status.showProgress(p),
   });
   const ctx: commands.CommandContext = { connection, log };
 
@@ -87,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     scores: () => scores,
     status: () => status.current(),
     statusBarText: () => status.text(),
+    statusBarHistory: () => [...status.history],
     heatmap: () => heatmap.snapshot(),
     heatmapEnabled: () => heatmap.isEnabled(),
     tree: () => tree.snapshot(),

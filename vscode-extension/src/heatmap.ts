@@ -89,7 +89,8 @@ export class Heatmap implements vscode.Disposable {
         overviewRulerLane: vscode.OverviewRulerLane.Center,
         rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
         after: {
-          color: new vscode.ThemeColor("editorCodeLens.foreground"),
+          // The editor's own text colour reads on every shade of the ramp, light theme or dark.
+          color: new vscode.ThemeColor("editor.foreground"),
           margin: "0 0 0 2em",
           fontWeight: "bold",
         },

@@ -14,13 +14,18 @@ import {
 import { parseScores, parseStatus, type ScoresParams, type StatusParams } from "./protocol";
 import { resolveServerPath } from "./serverPath";
 import { configurationChange, initializationOptions, readServerSettings, type ServerSettings } from "./settings";
-import type { ClientState } from "./statusModel";
+import type { ClientState, RunProgress } from "./statusModel";
 
 export interface ConnectionEvents {
   scores(s: ScoresParams): void;
   status(s: StatusParams): void;
   clientState(s: ClientState): void;
+  /** Progress of a build-and-test run; undefined when it ends. */
+  progress(p: RunProgress | undefined): void;
 }
+
+/** The server names its runs' progress tokens "faultlens/run/<n>". */
+const RUN_PROGRESS_TOKEN = /^faultlens\/run\//;
 
 /** Server commands that build or run tests: never sent from an untrusted workspace. */
 const RUNS_CODE = new Set(["faultlens.localize"]);
@@ -102,6 +107,13 @@ export class ServerConnection implements vscode.Disposable {
       outputChannel: this.log,
       initializationOptions: options,
       middleware: {
+        // Mirror a run's progress in the status bar item; VS Code's own progress display still gets it.
+        handleWorkDoneProgress: (token, params, next) => {
+          if (typeof token === "string" && RUN_PROGRESS_TOKEN.test(token)) {
+            this.events.progress(params.kind === "end" ? undefined : { percentage: params.percentage, message: params.message });
+          }
+          next(token, params);
+        },
         // Code lenses or other extensions may ask for a run: refuse it here too.
         executeCommand: (command, args, next): Promise<unknown> => {
           if (RUNS_CODE.has(command) && !vscode.workspace.isTrusted) {

@@ -17,8 +17,22 @@ function counts(s: StatusParams): string {
   return `${s.failing} failing of ${s.total}`;
 }
 
-/** `trusted` false marks results shown read-only in an untrusted workspace. */
-export function presentStatus(s: StatusParams | ClientState, trusted = true): StatusPresentation {
+/** The latest work-done progress report of a run (LSP `$/progress`). */
+export interface RunProgress {
+  percentage?: number;
+  message?: string;
+}
+
+/**
+ * `trusted` false marks results shown read-only in an untrusted workspace;
+ * `progress` is the running build/test step, shown while the state is "running".
+ */
+export function presentStatus(s: StatusParams | ClientState, trusted = true, progress?: RunProgress): StatusPresentation {
+  if (progress !== undefined && typeof s !== "string" && s.state === "running") {
+    const pct = progress.percentage !== undefined ? ` ${Math.round(progress.percentage)}%` : "";
+    const step = progress.message ?? s.message;
+    return { text: `$(sync~spin) faultlens: running${pct}`, tooltip: `faultlens: ${step}`, severity: "normal" };
+  }
   const p = present(s);
   if (!trusted && typeof s !== "string" && (s.state === "done" || s.state === "stale")) {
     return { ...p, text: `${p.text} $(shield)`, tooltip: `${p.tooltip}\nThe workspace is not trusted: results are read from disk, nothing is built or run.` };

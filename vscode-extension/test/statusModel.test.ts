@@ -31,3 +31,12 @@ test("untrusted workspaces mark results as read-only", () => {
   assert.match(presentStatus(s, false).text, /shield/);
   assert.match(presentStatus(s, false).tooltip, /not trusted/);
 });
+
+test("a running localization shows its progress", () => {
+  const running = { state: "running" as const, message: "localizing: building and running the tests" };
+  const p = presentStatus(running, true, { percentage: 42.4, message: "running tests 6/15: descending" });
+  assert.equal(p.text, "$(sync~spin) faultlens: running 42%");
+  assert.match(p.tooltip, /running tests 6\/15: descending/);
+  // Progress left over from a run never leaks into other states.
+  assert.match(presentStatus({ state: "done", message: "", failing: 3, total: 15 }, true, { percentage: 90 }).text, /3 failing of 15/);
+});

@@ -135,6 +135,11 @@ async function trusted(check) {
     assert(/3 failing of 15/.test(api.statusBarText()), `status bar: ${api.statusBarText()}`);
   });
 
+  await check("status bar showed the run's progress while it ran", async () => {
+    const history = api.statusBarHistory();
+    assert(history.some((t) => /faultlens: running \d+%/.test(t)), `status bar history: ${describe(history)}`);
+  });
+
   await check("a warning diagnostic marks the faulty line as #1", async () => {
     const diags = await waitFor(
       "faultlens diagnostics",
