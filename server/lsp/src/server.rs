@@ -22,6 +22,10 @@ use tower_lsp_server::{Client, LanguageServer};
 /// about changes (and as a fallback when it does).
 pub const POLL_INTERVAL: Duration = Duration::from_millis(500);
 
+/// Wait after an edit before republishing, so a burst of keystrokes
+/// publishes once.
+pub const EDIT_DEBOUNCE: Duration = Duration::from_millis(60);
+
 /// Wait after a save before re-running, so a burst of saves runs once.
 pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(750);
 
@@ -522,14 +526,27 @@ impl LanguageServer for Backend {
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         // Update the document before the first `.await`: handlers run
         // concurrently, and the next change must see this one.
-        let known = self.state().change(
-            &params.text_document.uri,
-            params.text_document.version,
-            &params.content_changes,
-        );
-        if known {
-            self.publish().await;
-        }
+        let generation = {
+            let mut state = self.state();
+            if !state.change(
+                &params.text_document.uri,
+                params.text_document.version,
+                &params.content_changes,
+            ) {
+                return;
+            }
+            state.edit_generation += 1;
+            state.edit_generation
+        };
+        // Publish once typing pauses; hovers and lenses read the state
+        // directly, so they are current meanwhile.
+        let backend = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(EDIT_DEBOUNCE).await;
+            if backend.state().edit_generation == generation {
+                backend.publish().await;
+            }
+        });
     }
 
     async fn did_save(&self, _: DidSaveTextDocumentParams) {

@@ -76,6 +76,8 @@ pub struct State {
     pub run: Option<ActiveRun>,
     pub run_generation: u64,
     pub save_generation: u64,
+    /// Counts edits, so a burst of keystrokes publishes once.
+    pub edit_generation: u64,
     pub problem: Option<Problem>,
     /// Text of result files that are not open, read once per results.
     pub disk_text: HashMap<u32, String>,
