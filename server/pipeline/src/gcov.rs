@@ -24,6 +24,9 @@ pub type Coverage = BTreeMap<PathBuf, FileCounts>;
 #[derive(Deserialize)]
 struct Document {
     current_working_directory: Option<String>,
+    /// The `.gcda` path as gcov was given it: tells batched output apart.
+    #[serde(default)]
+    data_file: String,
     #[serde(default)]
     files: Vec<JsonFile>,
 }
@@ -50,40 +53,56 @@ struct JsonBranch {
 
 /// Parses gcov's JSON output (one document per line) into `into`.
 pub fn parse_output(text: &str, into: &mut Coverage) -> Result<()> {
-    for doc in serde_json::Deserializer::from_str(text).into_iter::<Document>() {
-        let doc = doc.map_err(|e| {
-            PipelineError::Coverage(format!("gcov printed JSON faultlens cannot read: {e}"))
-        })?;
-        let cwd = PathBuf::from(doc.current_working_directory.unwrap_or_default());
-        for file in doc.files {
-            let path = normalize(&cwd.join(&file.file));
-            let entry = into.entry(path).or_default();
-            for line in file.lines {
-                let branches: Vec<u64> = line.branches.iter().map(|b| b.count).collect();
-                let slot = entry
-                    .lines
-                    .entry(line.line_number)
-                    .or_insert((0, Vec::new()));
-                slot.0 += line.count;
-                if slot.1.len() == branches.len() {
-                    for (sum, b) in slot.1.iter_mut().zip(&branches) {
-                        *sum += b;
-                    }
-                } else if slot.1.is_empty() {
-                    slot.1 = branches;
-                }
-            }
-        }
+    for (_, doc) in documents(text)? {
+        merge(doc, into);
     }
     Ok(())
 }
 
-/// Runs gcov on `data_files` (`.gcda` or `.gcno` paths) in `cwd`.
-fn run_gcov(gcov: &str, data_files: &[PathBuf], cwd: &Path) -> Result<Coverage> {
-    let mut coverage = Coverage::new();
-    if data_files.is_empty() {
-        return Ok(coverage);
+/// Every document of gcov's output with the data file it describes.
+fn documents(text: &str) -> Result<Vec<(PathBuf, Document)>> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<Document>()
+        .map(|doc| {
+            let doc = doc.map_err(|e| {
+                PipelineError::Coverage(format!("gcov printed JSON faultlens cannot read: {e}"))
+            })?;
+            Ok((PathBuf::from(&doc.data_file), doc))
+        })
+        .collect()
+}
+
+fn merge(doc: Document, into: &mut Coverage) {
+    let cwd = PathBuf::from(doc.current_working_directory.unwrap_or_default());
+    for file in doc.files {
+        let path = normalize(&cwd.join(&file.file));
+        let entry = into.entry(path).or_default();
+        for line in file.lines {
+            let branches: Vec<u64> = line.branches.iter().map(|b| b.count).collect();
+            let slot = entry
+                .lines
+                .entry(line.line_number)
+                .or_insert((0, Vec::new()));
+            slot.0 += line.count;
+            if slot.1.len() == branches.len() {
+                for (sum, b) in slot.1.iter_mut().zip(&branches) {
+                    *sum += b;
+                }
+            } else if slot.1.is_empty() {
+                slot.1 = branches;
+            }
+        }
     }
+}
+
+/// Runs gcov on `data_files` (`.gcda` or `.gcno` paths) in `cwd`, calling
+/// `each` with every document and the data file it describes.
+fn run_gcov(
+    gcov: &str,
+    data_files: &[PathBuf],
+    cwd: &Path,
+    mut each: impl FnMut(PathBuf, Document),
+) -> Result<()> {
     // Keep each command line well below the kernel's limit.
     for chunk in data_files.chunks(200) {
         let out = Command::new(gcov)
@@ -105,37 +124,51 @@ fn run_gcov(gcov: &str, data_files: &[PathBuf], cwd: &Path) -> Result<Coverage> 
                 String::from_utf8_lossy(&out.stderr).trim()
             )));
         }
-        parse_output(&text, &mut coverage)?;
+        for (data_file, doc) in documents(&text)? {
+            each(data_file, doc);
+        }
     }
-    Ok(coverage)
+    Ok(())
 }
 
-/// The counts a test wrote under `prefix`. `notes` maps each `.gcda` path
-/// the build would use (object path with `.gcda`) to its `.gcno`.
-pub fn read_test_coverage(
+/// The counts each test wrote under its prefix, one [`Coverage`] per
+/// prefix, read with as few gcov processes as the command line allows.
+/// `notes` maps each `.gcda` path the build would use (object path with
+/// `.gcda`) to its `.gcno`.
+pub fn read_coverage(
     gcov: &str,
-    prefix: &Path,
+    prefixes: &[PathBuf],
     notes: &BTreeMap<PathBuf, PathBuf>,
-) -> Result<Coverage> {
+) -> Result<Vec<Coverage>> {
     let mut data = Vec::new();
-    for (gcda, gcno) in notes {
-        let relative = gcda.strip_prefix("/").unwrap_or(gcda);
-        let written = prefix.join(relative);
-        if !written.is_file() {
-            continue;
+    let mut owner = std::collections::HashMap::new();
+    for (i, prefix) in prefixes.iter().enumerate() {
+        for (gcda, gcno) in notes {
+            let relative = gcda.strip_prefix("/").unwrap_or(gcda);
+            let written = prefix.join(relative);
+            if !written.is_file() {
+                continue;
+            }
+            let link = written.with_extension("gcno");
+            if !link.exists() {
+                std::os::unix::fs::symlink(gcno, &link).map_err(|e| {
+                    PipelineError::io(
+                        format!("linking {} into {}", gcno.display(), link.display()),
+                        e,
+                    )
+                })?;
+            }
+            owner.insert(written.clone(), i);
+            data.push(written);
         }
-        let link = written.with_extension("gcno");
-        if !link.exists() {
-            std::os::unix::fs::symlink(gcno, &link).map_err(|e| {
-                PipelineError::io(
-                    format!("linking {} into {}", gcno.display(), link.display()),
-                    e,
-                )
-            })?;
-        }
-        data.push(written);
     }
-    run_gcov(gcov, &data, prefix)
+    let mut coverage = vec![Coverage::new(); prefixes.len()];
+    run_gcov(gcov, &data, Path::new("/"), |data_file, doc| {
+        if let Some(&i) = owner.get(&data_file) {
+            merge(doc, &mut coverage[i]);
+        }
+    })?;
+    Ok(coverage)
 }
 
 /// Every executable line of every instrumented file, from the notes alone
@@ -152,9 +185,10 @@ pub fn executable_lines(gcov: &str, notes: &[PathBuf], scratch: &Path) -> Result
             .map_err(|e| PipelineError::io(format!("linking {}", gcno.display()), e))?;
         links.push(link);
     }
-    let coverage = run_gcov(gcov, &links, scratch);
+    let mut coverage = Coverage::new();
+    let outcome = run_gcov(gcov, &links, scratch, |_, doc| merge(doc, &mut coverage));
     let _ = std::fs::remove_dir_all(scratch);
-    coverage
+    outcome.map(|()| coverage)
 }
 
 /// For every notes file, the `.gcda` path a test writes (before the prefix).

@@ -16,6 +16,7 @@ use faultlens_core::results::{
     FileCoverage, LineBranches, RunResults, SourceFile, SuiteKind, TestRecord, FORMAT_VERSION,
 };
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -86,6 +87,9 @@ fn check_cancel(cancel: &CancelToken) -> Result<()> {
     }
 }
 
+/// Tests whose counters one gcov process reads.
+const GCOV_BATCH: usize = 32;
+
 fn run_all(
     project: &Project,
     built: &Built,
@@ -102,55 +106,70 @@ fn run_all(
         .run
         .output_limit
         .unwrap_or(DEFAULT_OUTPUT_LIMIT);
-    let notes = Mutex::new(gcov::data_paths(&find_notes(&built.notes_dir)));
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<Finished>>>> =
-        specs.iter().map(|_| Mutex::new(None)).collect();
+    let prefixes: Vec<PathBuf> = (0..specs.len())
+        .map(|i| runs_dir.join(i.to_string()))
+        .collect();
 
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1).min(specs.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(spec) = specs.get(i) else { break };
-                if cancel.is_cancelled() {
-                    break;
-                }
-                let prefix = runs_dir.join(i.to_string());
-                let execution = execute(spec, &prefix, output_limit, cancel);
-                let notes_now = {
-                    let mut n = notes.lock().unwrap();
-                    // A runner may build while its tests run.
-                    if n.is_empty() {
-                        *n = gcov::data_paths(&find_notes(&built.notes_dir));
-                    }
-                    n.clone()
-                };
-                let coverage = gcov::read_test_coverage(&tools.gcov, &prefix, &notes_now);
-                let _ = std::fs::remove_dir_all(&prefix);
-                *slots[i].lock().unwrap() = Some(coverage.map(|coverage| Finished {
-                    execution,
-                    coverage,
-                }));
-                let d = done.fetch_add(1, Ordering::SeqCst) + 1;
-                progress(Progress::Running {
-                    done: d,
-                    total: specs.len(),
-                    test: spec.name.clone(),
-                });
-            });
-        }
+    let finished_count = AtomicUsize::new(0);
+    let executions = parallel(specs.len(), jobs, cancel, |i| {
+        let execution = execute(&specs[i], &prefixes[i], output_limit, cancel);
+        let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
+        progress(Progress::Running {
+            done,
+            total: specs.len(),
+            test: specs[i].name.clone(),
+        });
+        execution
+    });
+    check_cancel(cancel)?;
+
+    progress(Progress::Collecting);
+    // Read after all tests ran: a runner may build while its tests run.
+    let notes = gcov::data_paths(&find_notes(&built.notes_dir));
+    let batches: Vec<&[PathBuf]> = prefixes.chunks(GCOV_BATCH).collect();
+    let coverage = parallel(batches.len(), jobs, cancel, |b| {
+        gcov::read_coverage(&tools.gcov, batches[b], &notes)
     });
     let _ = std::fs::remove_dir_all(&runs_dir);
     check_cancel(cancel)?;
-    slots
+
+    let mut coverage_per_test = Vec::with_capacity(specs.len());
+    for batch in coverage {
+        coverage_per_test.extend(batch.ok_or(PipelineError::Cancelled)??);
+    }
+    Ok(executions
         .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .unwrap()
-                .unwrap_or(Err(PipelineError::Cancelled))
+        .zip(coverage_per_test)
+        .map(|(execution, coverage)| Finished {
+            execution: execution.expect("every test ran"),
+            coverage,
         })
-        .collect()
+        .collect())
+}
+
+/// Runs `work(0..n)` on up to `jobs` threads; `None` for items skipped
+/// because the run was cancelled.
+fn parallel<T: Send>(
+    n: usize,
+    jobs: usize,
+    cancel: &CancelToken,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<Option<T>> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(n) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= n || cancel.is_cancelled() {
+                    break;
+                }
+                let value = work(i);
+                *slots[i].lock().unwrap() = Some(value);
+            });
+        }
+    });
+    slots.into_iter().map(|s| s.into_inner().unwrap()).collect()
 }
 
 fn assemble(
