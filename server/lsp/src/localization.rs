@@ -7,12 +7,13 @@ use faultlens_core::results::{RunResults, TestRecord, Verdict};
 use faultlens_core::spectra::{Counts, Spectra};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tower_lsp_server::ls_types::Uri;
 
 /// Results of one run, ranked.
 #[derive(Debug)]
 pub struct Localization {
-    pub results: RunResults,
+    pub results: Arc<RunResults>,
     pub measure: Measure,
     /// Workspace root the results' relative paths hang off.
     pub root: PathBuf,
@@ -44,7 +45,8 @@ impl Entry<'_> {
 }
 
 impl Localization {
-    pub fn new(results: RunResults, measure: Measure, root: &Path) -> Localization {
+    pub fn new(results: impl Into<Arc<RunResults>>, measure: Measure, root: &Path) -> Localization {
+        let results = results.into();
         let spectra = Spectra::from_results(&results, false);
         let ranking = rank_counts(measure, &spectra.counts);
         let position = ranking

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
 pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
-    let analysis = Analysis::new(Arc::new(loc.results.clone()), measure, false)?;
+    let analysis = Analysis::new(Arc::clone(&loc.results), measure, false)?;
     let mut sources = SourceTexts::default();
     for file in &loc.results.files {
         if let Ok(text) = std::fs::read_to_string(loc.path_of(&file.path)) {

@@ -4,6 +4,7 @@
 //! happen in background tasks (see `run`).
 
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
+use crate::localization::Localization;
 use crate::protocol::{Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
@@ -118,6 +119,19 @@ impl Backend {
         }
     }
 
+    /// Ranks the results again if the measure changed, outside the lock so
+    /// requests keep being answered meanwhile.
+    pub async fn rerank(&self) {
+        let Some((results, measure, root)) = self.state().rerank_job() else {
+            return;
+        };
+        let fresh =
+            tokio::task::spawn_blocking(move || Localization::new(results, measure, &root)).await;
+        if let Ok(fresh) = fresh {
+            self.state().apply_rerank(fresh);
+        }
+    }
+
     /// Sends only the status.
     pub async fn send_status(&self) {
         let status = self.state().status();
@@ -158,12 +172,9 @@ impl Backend {
                 }
             }
             Loaded::Ranked(loc, signature) => {
-                {
-                    let mut state = self.state();
-                    // A measure change while reading: rank again under the new one.
-                    state.install(*loc, Some(signature));
-                    state.rerank();
-                }
+                self.state().install(*loc, Some(signature));
+                // A measure change while reading: rank again under the new one.
+                self.rerank().await;
                 self.publish().await;
             }
             Loaded::Broken(message, signature) => {
@@ -358,11 +369,8 @@ impl Backend {
                 .await;
             return Err(Error::invalid_params(problem.clone()));
         }
-        {
-            let mut state = self.state();
-            state.settings.measure = settings.measure;
-            state.rerank();
-        }
+        self.state().settings.measure = settings.measure;
+        self.rerank().await;
         self.publish().await;
         Ok(Some(json!({ "measure": settings.measure.name() })))
     }
@@ -573,12 +581,8 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let problems = {
-            let mut state = self.state();
-            let problems = state.settings.apply_configuration(&params.settings);
-            state.rerank();
-            problems
-        };
+        let problems = self.state().settings.apply_configuration(&params.settings);
+        self.rerank().await;
         for p in problems {
             self.client
                 .show_message(MessageType::WARNING, format!("faultlens: {p}"))

@@ -13,6 +13,8 @@ use crate::placement::FileView;
 use crate::scores;
 use crate::settings::Settings;
 use crate::tracking::{Edit, LineTracker};
+use faultlens_core::measures::Measure;
+use faultlens_core::results::RunResults;
 use faultlens_pipeline::CancelToken;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -217,17 +219,40 @@ impl State {
         }
     }
 
-    /// Re-ranks the results in memory under the current measure.
+    /// Re-ranks the results in memory under the current measure (blocking;
+    /// the server does the work outside the lock, see `rerank_job`).
     pub fn rerank(&mut self) {
-        let Some(loc) = self.localization.as_ref() else {
-            return;
-        };
-        if loc.measure == self.settings.measure {
-            return;
+        if let Some((results, measure, root)) = self.rerank_job() {
+            self.apply_rerank(Localization::new(results, measure, &root));
         }
-        let fresh = Localization::new(loc.results.clone(), self.settings.measure, &loc.root);
-        // Trackers stay: the ranked lines did not move.
-        self.localization = Some(Arc::new(fresh));
+    }
+
+    /// What a re-ranking needs, when the current measure differs from the
+    /// ranking's.
+    pub fn rerank_job(&self) -> Option<(Arc<RunResults>, Measure, PathBuf)> {
+        let loc = self.localization.as_ref()?;
+        (loc.measure != self.settings.measure).then(|| {
+            (
+                Arc::clone(&loc.results),
+                self.settings.measure,
+                loc.root.clone(),
+            )
+        })
+    }
+
+    /// Installs a re-ranking if it still fits: same results, and the
+    /// measure it used is still the chosen one. Trackers stay: the ranked
+    /// lines did not move.
+    pub fn apply_rerank(&mut self, fresh: Localization) -> bool {
+        let fits = self
+            .localization
+            .as_ref()
+            .is_some_and(|l| Arc::ptr_eq(&l.results, &fresh.results))
+            && fresh.measure == self.settings.measure;
+        if fits {
+            self.localization = Some(Arc::new(fresh));
+        }
+        fits
     }
 
     /// The view of one file: tracked through edits when open or closed
@@ -475,7 +500,6 @@ pub fn root_from(
 mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE};
-    use faultlens_core::measures::Measure;
     use tower_lsp_server::ls_types::Range;
 
     fn state_with_results() -> (State, Uri) {
