@@ -120,10 +120,18 @@ fn a_make_build_runs_in_the_shadow_copy_and_leaves_the_tree_untouched() {
     let before = snapshot(dir.path());
     let doc = localize_json(dir.path(), &[]);
     assert!(doc["tests"]["failed"].as_u64().unwrap() > 0);
-    assert_eq!(snapshot(dir.path()), before, "nothing outside .faultlens/ was created or changed");
+    assert_eq!(
+        snapshot(dir.path()),
+        before,
+        "nothing outside .faultlens/ was created or changed"
+    );
     assert!(dir.path().join(".faultlens/shadow/Makefile").is_file());
     // Ranked paths are the project's, not the shadow's.
-    assert!(doc["ranking"].as_array().unwrap().iter().all(|e| !e["file"].as_str().unwrap().contains(".faultlens")));
+    assert!(doc["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| !e["file"].as_str().unwrap().contains(".faultlens")));
 }
 
 #[test]
@@ -153,8 +161,19 @@ fn compact_test_forms_expand_to_named_tests() {
     let out = faultlens(&["tests", dir.path().to_str().unwrap(), "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: Vec<&str> = doc["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert!(names.len() >= 60, "{} tests", names.len());
-    assert!(names.iter().any(|n| n.contains(".txt:")), "table rows are named FILE:LINE");
-    assert!(names.iter().any(|n| !n.contains(':')), "inputs are named by their stem");
+    assert!(
+        names.iter().any(|n| n.contains(".txt:")),
+        "table rows are named FILE:LINE"
+    );
+    assert!(
+        names.iter().any(|n| !n.contains(':')),
+        "inputs are named by their stem"
+    );
 }

@@ -7,12 +7,20 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Default)]
 pub struct SourceTexts {
     files: HashMap<String, Vec<String>>,
+    texts: HashMap<String, String>,
 }
 
 impl SourceTexts {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
+        let path = path.into();
         self.files
-            .insert(path.into(), text.lines().map(String::from).collect());
+            .insert(path.clone(), text.lines().map(String::from).collect());
+        self.texts.insert(path, text.to_string());
+    }
+
+    /// The whole text of `path`, as read.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.texts.get(path).map(String::as_str)
     }
 
     /// The 1-based `line` of `path`, without its line break.

@@ -4,6 +4,8 @@ use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
 use faultlens_core::results::RunResults;
 use faultlens_core::spectra::{Component, Counts, Spectra};
+use faultlens_blockrank::LineScores;
+use faultlens_core::sources::SourceTexts;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -13,6 +15,9 @@ pub struct Analysis {
     pub spectra: Spectra,
     /// Every ranked component, best first.
     pub ranking: Vec<Ranked>,
+    /// BlockRank's blocks and edges behind each line's score, when the
+    /// measure is BlockRank.
+    pub blockrank: Option<LineScores>,
 }
 
 /// One ranked line with everything a renderer needs.
@@ -25,8 +30,22 @@ pub struct Entry<'a> {
 }
 
 impl Analysis {
-    /// Ranks a run under a spectrum measure. BlockRank needs control-flow
-    /// graphs and comes through [`Analysis::from_scores`].
+    /// Ranks a run under any measure. BlockRank builds control-flow graphs
+    /// from `sources`; spectrum measures do not need them.
+    pub fn compute(results: Arc<RunResults>, measure: Measure, include_test_code: bool, sources: &SourceTexts) -> Result<Analysis, String> {
+        if measure.is_spectrum() {
+            return Analysis::new(results, measure, include_test_code);
+        }
+        let texts: Vec<Option<String>> = results.files.iter().map(|f| sources.text(&f.path).map(String::from)).collect();
+        let scores = faultlens_blockrank::line_scores(&results, &texts).map_err(|e| format!("BlockRank: {e}"))?;
+        let mut analysis = Analysis::from_scores(results, measure, include_test_code, |c| {
+            scores.score(c.file as usize, c.line).unwrap_or(scores.unmapped_score)
+        });
+        analysis.blockrank = Some(scores);
+        Ok(analysis)
+    }
+
+    /// Ranks a run under a spectrum measure.
     pub fn new(
         results: Arc<RunResults>,
         measure: Measure,
@@ -45,6 +64,7 @@ impl Analysis {
             measure,
             spectra,
             ranking,
+            blockrank: None,
         })
     }
 
@@ -63,6 +83,7 @@ impl Analysis {
             measure,
             spectra,
             ranking,
+            blockrank: None,
         }
     }
 
@@ -78,6 +99,12 @@ impl Analysis {
 
     pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> {
         self.ranking.iter().map(|r| self.entry(r))
+    }
+
+    /// Under BlockRank, the block a ranked line takes its score from.
+    pub fn block_of(&self, entry: &Entry) -> Option<&faultlens_blockrank::BlockDetail> {
+        let component = self.spectra.components[entry.ranked.component];
+        self.blockrank.as_ref()?.detail(component.file as usize, component.line)
     }
 
     /// Ranked lines that some failing test executed: the ones worth reading.

@@ -62,6 +62,9 @@ pub fn ranking_json(analysis: &Analysis, sources: &SourceTexts, top: Option<usiz
             if let Some(c) = e.ranked.confidence {
                 v["confidence"] = json!(c);
             }
+            if let Some(block) = analysis.block_of(&e) {
+                v["block"] = json!(block);
+            }
             v
         })
         .collect();

@@ -59,7 +59,7 @@ pub fn run(
     as_json: bool,
 ) -> anyhow::Result<ExitCode> {
     let measures: Vec<Measure> = if measure_names.is_empty() {
-        ALL.to_vec()
+        ALL.iter().copied().chain([Measure::BlockRank]).collect()
     } else {
         measure_names
             .iter()
@@ -94,9 +94,10 @@ pub fn run(
         eprintln!("faultlens eval: {name}");
         let truth = GroundTruth::read(dir)?;
         let results = Arc::new(run_fixture(dir).with_context(|| format!("fixture {name}"))?);
+        let sources = store::read_sources(dir, &results);
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         for &measure in &measures {
-            let analysis = analyse(results.clone(), measure, false)?;
+            let analysis = analyse(results.clone(), measure, false, &sources)?;
             let position = fault_position(&analysis.ranking, |i| {
                 let c = analysis.spectra.components[i];
                 truth.is_faulty(&results.files[c.file as usize].path, c.line)

@@ -6,6 +6,7 @@ use crate::{Format, RankArgs};
 use anyhow::{anyhow, Context};
 use faultlens_core::measures::Measure;
 use faultlens_core::results::RunResults;
+use faultlens_core::sources::SourceTexts;
 use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
 use faultlens_report::{json, sarif, table, Analysis};
 use std::path::{Path, PathBuf};
@@ -69,8 +70,9 @@ pub fn analyse(
     results: Arc<RunResults>,
     measure: Measure,
     include_test_code: bool,
+    sources: &SourceTexts,
 ) -> anyhow::Result<Analysis> {
-    Analysis::new(results, measure, include_test_code).map_err(|e| anyhow!(e))
+    Analysis::compute(results, measure, include_test_code, sources).map_err(|e| anyhow!(e))
 }
 
 fn render(
@@ -82,7 +84,7 @@ fn render(
     let failed = results.failed_count();
     let total = results.tests.len();
     let sources = store::read_sources(root, &results);
-    let analysis = analyse(Arc::new(results), measure, args.include_test_code)?;
+    let analysis = analyse(Arc::new(results), measure, args.include_test_code, &sources)?;
     let top = |default: Option<usize>| match args.top {
         Some(0) => None,
         Some(n) => Some(n),
