@@ -1,0 +1,53 @@
+//! faultlens-maxsat: weighted partial MaxSAT on rustsat + CaDiCaL for
+//! formula-based diagnosis.
+//!
+//! - [`Instance`]: hard clauses and weighted soft literals; [`write_wcnf`] /
+//!   [`read_wcnf`] in the MaxSAT Evaluation format.
+//! - [`MaxSat`]: an incremental solver (OLL with stratification, or the linear
+//!   SAT-UNSAT baseline) that finds optima, enumerates all optimal solutions
+//!   and all minimal correction sets in cost order, and takes new hard clauses
+//!   between calls.
+//! - [`minimal_core`]: a subset-minimal unsatisfiable core over assumptions.
+//! - [`Budget`] and [`CancelToken`]: every call stops on a deadline or a
+//!   cancellation and then returns the best answer known, marked unproven.
+//!
+//! Pure and deterministic apart from the budget: no I/O but the WCNF
+//! functions, no threads of its own.
+
+mod budget;
+mod engine;
+mod enumerate;
+mod instance;
+mod linear;
+mod mus;
+mod oll;
+mod oracle;
+mod solver;
+mod wcnf;
+
+pub use budget::{Budget, CancelToken, StopReason};
+pub use engine::Solution;
+pub use enumerate::Enumeration;
+pub use instance::{Instance, InstanceError, Soft, SoftId, MAX_TOTAL_WEIGHT};
+pub use mus::{minimal_core, CoreOutcome};
+pub use solver::{enumerate_mcs, enumerate_optimal, solve, Algorithm, MaxSat, Outcome, Stats, Status};
+pub use wcnf::{read_wcnf, write_wcnf, WcnfError};
+
+/// Re-exported so callers build literals with the same rustsat version.
+pub use rustsat;
+
+/// A failure of the SAT backend or of the engine itself (never of the input:
+/// bad input is rejected when the [`Instance`] is built).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("the SAT solver failed: {0}")]
+    Solver(String),
+    #[error("internal error in the MaxSAT engine (please report): {0}")]
+    Internal(String),
+}
+
+impl Error {
+    pub(crate) fn solver(error: impl std::fmt::Display) -> Self {
+        Error::Solver(error.to_string())
+    }
+}

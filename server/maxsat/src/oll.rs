@@ -1,0 +1,267 @@
+//! OLL, the core-guided algorithm of RC2 (Morgado et al. 2014; Ignatiev et al.
+//! 2019), with weight stratification.
+//!
+//! Every soft literal starts as an assumption carrying its weight. An
+//! unsatisfiable call yields a core; its smallest residual weight `w` is added
+//! to the lower bound and taken off each member, and a totalizer over the
+//! core's violations contributes the new assumption "at most one of them is
+//! violated" with weight `w`. When such a sum assumption "at most k" is itself
+//! in a core, "at most k+1" of the same totalizer takes its place. A model
+//! satisfying every assumption costs exactly the lower bound.
+//!
+//! Stratification: only assumptions with residual weight at or above a level
+//! are passed; a model at a level lowers it to the next smaller weight, so the
+//! heavy cores are found first. Cores are trimmed (re-solved under themselves)
+//! and reduced by deletion with a conflict limit before they are relaxed.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rustsat::encodings::card::{BoundUpper, BoundUpperIncremental, Encode, Totalizer};
+use rustsat::types::{Clause, Lit};
+
+use crate::engine::{Engine, Solution, Step};
+use crate::instance::{Instance, Soft};
+use crate::oracle::{Answer, Oracle};
+use crate::Error;
+
+/// Conflict limit for each deletion check during core reduction.
+const REDUCE_CONFLICTS: u32 = 1000;
+/// Cores longer than this are only trimmed: deletion would cost too many calls.
+const REDUCE_MAX_LEN: usize = 256;
+/// Rounds of trimming (re-solving under the core itself).
+const TRIM_ROUNDS: usize = 5;
+
+/// Which totalizer an assumption bounds, and to what.
+#[derive(Clone, Copy)]
+struct SumBound {
+    totalizer: usize,
+    /// The assumption says "at most `at_most` inputs are violated".
+    at_most: usize,
+}
+
+pub(crate) struct Oll {
+    oracle: Oracle,
+    softs: Vec<Soft>,
+    /// Residual weight of each assumption (ordered, for deterministic calls).
+    weights: BTreeMap<Lit, u64>,
+    sums: HashMap<Lit, SumBound>,
+    totalizers: Vec<Totalizer>,
+    lower_bound: u64,
+    best: Option<Solution>,
+    cores: u64,
+}
+
+impl Oll {
+    pub(crate) fn new(instance: &Instance, oracle: Oracle) -> Self {
+        let softs = instance.soft().to_vec();
+        let weights = softs.iter().map(|s| (s.lit, s.weight)).collect();
+        Oll {
+            oracle,
+            softs,
+            weights,
+            sums: HashMap::new(),
+            totalizers: Vec::new(),
+            lower_bound: 0,
+            best: None,
+            cores: 0,
+        }
+    }
+
+    fn assumptions(&self, level: u64) -> Vec<Lit> {
+        self.weights
+            .iter()
+            .filter(|(_, &w)| w >= level)
+            .map(|(&lit, _)| lit)
+            .collect()
+    }
+
+    /// The next stratification level below `level`, if any assumption is there.
+    fn next_level(&self, level: u64) -> Option<u64> {
+        self.weights.values().copied().filter(|&w| w < level).max()
+    }
+
+    fn top_level(&self) -> u64 {
+        self.weights.values().copied().max().unwrap_or(0)
+    }
+
+    /// Shrinks a core: trimming, then deletion with a conflict limit. A budget
+    /// stop leaves the core as it is (still a core).
+    fn reduce(&mut self, mut core: Vec<Lit>) -> Result<Vec<Lit>, Error> {
+        for _ in 0..TRIM_ROUNDS {
+            if core.len() <= 1 {
+                return Ok(core);
+            }
+            match self.oracle.solve(&core)? {
+                Answer::Unsat(smaller) if smaller.len() < core.len() => core = smaller,
+                _ => break,
+            }
+        }
+        if core.len() > REDUCE_MAX_LEN {
+            return Ok(core);
+        }
+        let mut index = 0;
+        while index < core.len() && core.len() > 1 {
+            let mut without = core.clone();
+            without.remove(index);
+            match self
+                .oracle
+                .solve_limited(&without, Some(REDUCE_CONFLICTS))?
+            {
+                // Keep the subset's order so `index` still means "next untested".
+                Answer::Unsat(smaller) => core.retain(|l| smaller.contains(l)),
+                Answer::Sat | Answer::Unknown => index += 1,
+                Answer::Stopped(_) => break,
+            }
+        }
+        Ok(core)
+    }
+
+    /// Raises the lower bound by the core's smallest weight and reformulates.
+    fn relax(&mut self, core: &[Lit]) -> Result<(), Error> {
+        let weight = core
+            .iter()
+            .filter_map(|l| self.weights.get(l).copied())
+            .min()
+            .unwrap_or(0);
+        self.cores += 1;
+        self.lower_bound += weight;
+        for lit in core {
+            if let Some(w) = self.weights.get_mut(lit) {
+                *w -= weight;
+                if *w == 0 {
+                    self.weights.remove(lit);
+                }
+            }
+        }
+        for lit in core {
+            if let Some(bound) = self.sums.get(lit).copied() {
+                self.add_sum_bound(bound.totalizer, bound.at_most + 1, weight)?;
+            }
+        }
+        if let [lit] = core {
+            // The literal is false in every solution from now on.
+            self.oracle.add_clause(Clause::from_iter([!*lit]))?;
+        } else {
+            let totalizer: Totalizer = core.iter().map(|l| !*l).collect();
+            self.totalizers.push(totalizer);
+            self.add_sum_bound(self.totalizers.len() - 1, 1, weight)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the assumption "at most `at_most` inputs of the totalizer violated".
+    fn add_sum_bound(&mut self, index: usize, at_most: usize, weight: u64) -> Result<(), Error> {
+        let totalizer = &mut self.totalizers[index];
+        if at_most >= totalizer.n_lits() {
+            return Ok(()); // always true
+        }
+        let (collector, vars) = self.oracle.encoding_parts();
+        totalizer
+            .encode_ub_change(at_most..=at_most, collector, vars)
+            .map_err(Error::solver)?;
+        for lit in totalizer.enforce_ub(at_most).map_err(Error::solver)? {
+            *self.weights.entry(lit).or_insert(0) += weight;
+            self.sums.insert(
+                lit,
+                SumBound {
+                    totalizer: index,
+                    at_most,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, solution: Solution) {
+        if self.best.as_ref().is_none_or(|b| solution.cost < b.cost) {
+            self.best = Some(solution);
+        }
+    }
+
+    fn proven_best(&self) -> Option<Solution> {
+        self.best
+            .as_ref()
+            .filter(|b| b.cost <= self.lower_bound)
+            .cloned()
+    }
+}
+
+impl Engine for Oll {
+    fn minimize(&mut self, cap: Option<u64>) -> Result<Step, Error> {
+        let mut level = self.top_level();
+        loop {
+            if let Some(best) = self.proven_best() {
+                return Ok(Step::Optimal(best));
+            }
+            if cap.is_some_and(|cap| self.lower_bound > cap) {
+                return Ok(Step::AboveCap);
+            }
+            let assumptions = self.assumptions(level);
+            match self.oracle.solve(&assumptions)? {
+                Answer::Stopped(reason) => return Ok(Step::Stopped(reason)),
+                Answer::Unknown => unreachable_unknown()?,
+                Answer::Sat => {
+                    let solution = Solution::from_model(&self.softs, self.oracle.model()?);
+                    self.record(solution);
+                    match self.next_level(level) {
+                        Some(lower) => level = lower,
+                        // Every assumption holds: the model costs the lower bound.
+                        None => {
+                            let best = self.best.clone().ok_or_else(|| {
+                                Error::Internal("OLL lost its model".to_string())
+                            })?;
+                            if best.cost != self.lower_bound {
+                                return Err(Error::Internal(format!(
+                                    "OLL model costs {} but the lower bound is {}",
+                                    best.cost, self.lower_bound
+                                )));
+                            }
+                            return Ok(Step::Optimal(best));
+                        }
+                    }
+                }
+                Answer::Unsat(core) => {
+                    if core.is_empty() {
+                        return Ok(Step::Unsat);
+                    }
+                    let core = self.reduce(core)?;
+                    if core.is_empty() {
+                        return Ok(Step::Unsat);
+                    }
+                    self.relax(&core)?;
+                }
+            }
+        }
+    }
+
+    fn best(&self) -> Option<&Solution> {
+        self.best.as_ref()
+    }
+
+    fn lower_bound(&self) -> u64 {
+        self.lower_bound
+    }
+
+    fn oracle(&mut self) -> &mut Oracle {
+        &mut self.oracle
+    }
+
+    fn cores(&self) -> u64 {
+        self.cores
+    }
+
+    fn sat_calls(&self) -> u64 {
+        self.oracle.sat_calls
+    }
+
+    fn add_hard(&mut self, clause: Clause) -> Result<(), Error> {
+        self.best = None;
+        self.oracle.add_clause(clause)
+    }
+}
+
+fn unreachable_unknown() -> Result<(), Error> {
+    Err(Error::Internal(
+        "a call without a conflict limit returned unknown".to_string(),
+    ))
+}
