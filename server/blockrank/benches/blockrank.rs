@@ -21,7 +21,8 @@ const GENERATED_LINES: usize = 50_000;
 const GENERATED_TESTS: usize = 24;
 
 fn main() {
-    let scratch = std::env::temp_dir().join(format!("faultlens-blockrank-bench-{}", std::process::id()));
+    let scratch =
+        std::env::temp_dir().join(format!("faultlens-blockrank-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
 
     let (name, fixture) = largest_fixture();
@@ -72,7 +73,10 @@ fn measure(label: &str, dir: &Path) {
 }
 
 fn check_results(results: &RunResults) {
-    assert!(results.failed_count() > 0, "the benchmark needs failing tests");
+    assert!(
+        results.failed_count() > 0,
+        "the benchmark needs failing tests"
+    );
 }
 
 fn median(mut f: impl FnMut()) -> Duration {
