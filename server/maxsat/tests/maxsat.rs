@@ -1,0 +1,118 @@
+mod common;
+
+use common::{brute_optimum, lit, random_instance, Rng};
+use faultlens_maxsat::{solve, Algorithm, Budget, Instance, MaxSat, Status};
+
+const ALGORITHMS: [Algorithm; 2] = [Algorithm::Oll, Algorithm::Linear];
+
+#[test]
+fn finds_the_cheapest_diagnosis_of_a_small_chain() {
+    // h1 -> x1, h2 -> x2, x1 & x2 -> out, observation: !out.
+    // Softs h1 (weight 3), h2 (weight 1): the cheapest diagnosis drops h2.
+    let mut instance = Instance::new();
+    instance.add_hard([lit(-1), lit(3)]);
+    instance.add_hard([lit(-2), lit(4)]);
+    instance.add_hard([lit(-3), lit(-4), lit(5)]);
+    instance.add_hard([lit(-5)]);
+    let h1 = instance.add_soft(lit(1), 3).unwrap();
+    let h2 = instance.add_soft(lit(2), 1).unwrap();
+    for algorithm in ALGORITHMS {
+        let outcome = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+        assert_eq!(outcome.status, Status::Optimal);
+        let best = outcome.optimum().unwrap();
+        assert_eq!(best.cost, 1, "{algorithm:?}");
+        assert_eq!(best.falsified, [h2]);
+        assert_ne!(best.falsified, [h1]);
+        assert!(instance.satisfies_hard(&best.model));
+        assert_eq!(outcome.lower_bound, 1);
+    }
+}
+
+#[test]
+fn reports_unsatisfiable_hard_clauses() {
+    let mut instance = Instance::new();
+    instance.add_hard([lit(1)]);
+    instance.add_hard([lit(-1)]);
+    instance.add_soft(lit(2), 1).unwrap();
+    for algorithm in ALGORITHMS {
+        let outcome = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+        assert_eq!(outcome.status, Status::Unsatisfiable);
+        assert!(outcome.best.is_none());
+    }
+}
+
+#[test]
+fn handles_an_instance_without_soft_literals() {
+    let mut instance = Instance::new();
+    instance.add_hard([lit(1), lit(2)]);
+    for algorithm in ALGORITHMS {
+        let outcome = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+        assert_eq!(outcome.optimum().unwrap().cost, 0);
+    }
+}
+
+#[test]
+fn soft_literal_in_no_hard_clause_is_satisfied() {
+    let mut instance = Instance::new();
+    instance.add_soft(lit(4), 2).unwrap();
+    instance.add_soft(lit(-4), 5).unwrap();
+    for algorithm in ALGORITHMS {
+        let best = solve(&instance, algorithm, &Budget::unlimited())
+            .unwrap()
+            .best
+            .unwrap();
+        assert_eq!(best.cost, 2, "{algorithm:?}");
+        assert_eq!(best.falsified, [0]);
+    }
+}
+
+#[test]
+fn oll_and_linear_agree_with_brute_force_on_random_instances() {
+    let mut rng = Rng::new(2026);
+    for round in 0..400 {
+        let instance = random_instance(&mut rng);
+        let expected = brute_optimum(&instance);
+        for algorithm in ALGORITHMS {
+            let outcome = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+            match &expected {
+                None => assert_eq!(outcome.status, Status::Unsatisfiable, "round {round}"),
+                Some((cost, optimal_sets)) => {
+                    let best = outcome.optimum().unwrap_or_else(|| {
+                        panic!("round {round} {algorithm:?}: {:?}", outcome.status)
+                    });
+                    assert_eq!(best.cost, *cost, "round {round} {algorithm:?}");
+                    assert_eq!(outcome.lower_bound, *cost, "round {round} {algorithm:?}");
+                    assert!(instance.satisfies_hard(&best.model));
+                    assert_eq!(instance.falsified(&best.model), best.falsified);
+                    assert!(optimal_sets.contains(&best.falsified));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn resolves_after_new_hard_clauses() {
+    // Incremental use: a hard clause added after the first optimum raises it.
+    let mut rng = Rng::new(99);
+    for round in 0..100 {
+        let mut instance = random_instance(&mut rng);
+        let n_vars = instance.n_vars();
+        let extra: Vec<_> = (0..2).map(|_| rng.lit(n_vars)).collect();
+        for algorithm in ALGORITHMS {
+            let mut solver = MaxSat::new(&instance, algorithm, &Budget::unlimited()).unwrap();
+            let _ = solver.solve().unwrap();
+            solver.add_hard(extra.clone()).unwrap();
+            let outcome = solver.solve().unwrap();
+            let mut grown = instance.clone();
+            grown.add_hard(extra.clone());
+            let expected = brute_optimum(&grown).map(|(cost, _)| cost);
+            assert_eq!(
+                outcome.optimum().map(|s| s.cost),
+                expected,
+                "round {round} {algorithm:?}"
+            );
+        }
+        instance.add_hard(extra);
+    }
+}
