@@ -59,6 +59,9 @@ impl MaxSat {
                 return Ok(self.finish(solutions, false, None, None));
             }
             match self.minimize_capped(cap)? {
+                Step::Optimal(solution) if cap.is_some_and(|cap| solution.cost > cap) => {
+                    return Ok(self.finish(solutions, true, None, None));
+                }
                 Step::Optimal(solution) => {
                     self.block(&solution.falsified)?;
                     if optimal_only {

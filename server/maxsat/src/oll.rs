@@ -190,11 +190,11 @@ impl Engine for Oll {
     fn minimize(&mut self, cap: Option<u64>) -> Result<Step, Error> {
         let mut level = self.top_level();
         loop {
-            if let Some(best) = self.proven_best() {
-                return Ok(Step::Optimal(best));
-            }
             if cap.is_some_and(|cap| self.lower_bound > cap) {
                 return Ok(Step::AboveCap);
+            }
+            if let Some(best) = self.proven_best() {
+                return Ok(Step::Optimal(best));
             }
             let assumptions = self.assumptions(level);
             match self.oracle.solve(&assumptions)? {

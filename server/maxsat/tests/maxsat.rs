@@ -116,3 +116,28 @@ fn resolves_after_new_hard_clauses() {
         instance.add_hard(extra);
     }
 }
+
+/// Larger than brute force can check: OLL must match the baseline.
+#[test]
+fn oll_matches_the_linear_baseline_on_larger_random_instances() {
+    let mut rng = Rng::new(31);
+    for round in 0..60 {
+        let n_vars = 20 + rng.below(20) as u32;
+        let mut instance = Instance::new();
+        for _ in 0..3 * n_vars {
+            let clause: Vec<_> = (0..1 + rng.below(3)).map(|_| rng.lit(n_vars)).collect();
+            instance.add_hard(clause);
+        }
+        for _ in 0..n_vars {
+            instance.add_soft(rng.lit(n_vars), 1 + rng.below(20)).unwrap();
+        }
+        let oll = solve(&instance, Algorithm::Oll, &Budget::unlimited()).unwrap();
+        let linear = solve(&instance, Algorithm::Linear, &Budget::unlimited()).unwrap();
+        assert_eq!(oll.status, linear.status, "round {round}");
+        assert_eq!(
+            oll.optimum().map(|s| s.cost),
+            linear.optimum().map(|s| s.cost),
+            "round {round}"
+        );
+    }
+}
