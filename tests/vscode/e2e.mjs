@@ -208,8 +208,13 @@ async function apiPhase(name, trustEnabled) {
     ]);
     await page.goto(`http://127.0.0.1:${cs.port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
     const end = Date.now() + 300000;
+    let trustGranted = false;
     while (!fs.existsSync(resultsFile)) {
       if (Date.now() > end) throw new Error(`${name}: the extension-host suite wrote no results within 300 s`);
+      if (!trustGranted && fs.existsSync(`${resultsFile}.need-trust`)) {
+        trustGranted = true;
+        await grantTrust(page, name);
+      }
       await sleep(500);
     }
     await sleep(500); // let the workbench paint the last state
@@ -222,6 +227,20 @@ async function apiPhase(name, trustEnabled) {
     copyLogs(cs, name);
     stopCodeServer(cs);
   }
+}
+
+/** Trusts the open folder the way a person does: Manage Workspace Trust, then "Trust". */
+async function grantTrust(page, name) {
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget .quick-input-box input", { state: "visible" });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(">Workspaces: Manage Workspace Trust");
+  await sleep(500);
+  await page.keyboard.press("Enter");
+  const button = page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first();
+  await button.waitFor({ state: "visible", timeout: 15000 });
+  await page.screenshot({ path: path.join(opt.artifacts, `${name}-trust-editor.png`) });
+  await button.click();
 }
 
 function installedFolder() {

@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     connection,
     vscode.window.onDidChangeVisibleTextEditors((editors) => heatmap.render(editors)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("faultlens.serverPath")) void connection.restart();
+      if (e.affectsConfiguration("faultlens.serverPath")) void connection.restartIfServerPathChanged();
       else if (SERVER_SETTING_KEYS.some((k) => e.affectsConfiguration(`faultlens.${k}`))) void connection.sendSettings();
       if (e.affectsConfiguration("faultlens.heatmap.enabled")) heatmap.setEnabled(cfg().get<boolean>("heatmap.enabled", true));
       if (e.affectsConfiguration("faultlens.view.groupByFile")) tree.setGroupByFile(cfg().get<boolean>("view.groupByFile", true));

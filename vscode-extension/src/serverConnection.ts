@@ -42,6 +42,8 @@ export function workspaceRoot(): string | undefined {
 export class ServerConnection implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private serverPath: string | undefined;
+  /** The `faultlens.serverPath` value the current server was started with. */
+  private startedWithSetting: string | undefined;
   /** Serializes start/stop so a restart never overlaps a start. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -65,6 +67,16 @@ export class ServerConnection implements vscode.Disposable {
     });
   }
 
+  /**
+   * Restarts when `faultlens.serverPath` now differs from what the server was
+   * started with. (Configuration events also fire when nothing we use changed,
+   * e.g. when granting trust makes restricted settings apply.)
+   */
+  restartIfServerPathChanged(): Promise<void> {
+    const now = vscode.workspace.getConfiguration("faultlens").get<string>("serverPath", "");
+    return now === this.startedWithSetting ? Promise.resolve() : this.restart();
+  }
+
   isRunning(): boolean {
     return this.client?.state === State.Running;
   }
@@ -82,7 +94,8 @@ export class ServerConnection implements vscode.Disposable {
   private async doStart(): Promise<void> {
     const cfg = vscode.workspace.getConfiguration("faultlens");
     const root = workspaceRoot();
-    const location = resolveServerPath({ setting: cfg.get<string>("serverPath", ""), envPath: process.env.PATH ?? "", workspaceRoot: root });
+    this.startedWithSetting = cfg.get<string>("serverPath", "");
+    const location = resolveServerPath({ setting: this.startedWithSetting, envPath: process.env.PATH ?? "", workspaceRoot: root });
     if (!location.ok) {
       this.serverPath = undefined;
       this.log.appendLine(`[client] ${location.message}`);

@@ -248,6 +248,34 @@ async function trusted(check) {
     await waitFor("painted lines again", () => api.heatmapEnabled() && api.heatmap().length > 0, 5000);
   });
 
+  await check("the topN setting reaches the server", async () => {
+    const cfg = () => vscode.workspace.getConfiguration("faultlens");
+    const count = () => vscode.languages.getDiagnostics(file).filter((d) => d.source === "faultlens").length;
+    const before = count();
+    assert(before > 3, `only ${before} diagnostics before`);
+    await cfg().update("topN", 3, vscode.ConfigurationTarget.Global);
+    await waitFor("three diagnostics", () => count() === 3, 10000);
+    await cfg().update("topN", undefined, vscode.ConfigurationTarget.Global);
+    await waitFor(`${before} diagnostics again`, () => count() === before, 10000);
+  });
+
+  await check("autoRunOnSave runs Localize when a C file is saved", async () => {
+    const cfg = () => vscode.workspace.getConfiguration("faultlens");
+    const resultsBefore = fs.statSync(resultsFile).mtimeMs;
+    await cfg().update("autoRunOnSave", true, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await vscode.window.showTextDocument(ctx.doc);
+      const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+      await editor.edit((b) => b.insert(end, "\n/* saved by the e2e test */\n"));
+      await editor.document.save();
+      await waitFor("a new results file", () => fs.statSync(resultsFile).mtimeMs > resultsBefore, 60000);
+      await waitFor("status done", () => api.status().state === "done", 60000);
+      assert(api.status().failing === 3, describe(api.status()));
+    } finally {
+      await cfg().update("autoRunOnSave", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   await check("editing a ranked line marks it stale everywhere", async () => {
     const editor = await vscode.window.showTextDocument(ctx.doc);
     await editor.edit((b) => b.insert(new vscode.Position(FAULT_LINE, editor.document.lineAt(FAULT_LINE).text.length), " /* edited */"));
@@ -306,5 +334,21 @@ async function untrusted(check) {
     const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", file);
     const titles = lenses.filter((l) => l.command).map((l) => l.command.title);
     assert(titles.some((t) => /not trusted/.test(t)), `lenses ${describe(titles)}`);
+  });
+
+  await check("granting trust restarts the server, and then Localize runs", async () => {
+    // There is no API to grant trust: the driver clicks "Trust" in the workbench when asked.
+    const granted = new Promise((resolve) => vscode.workspace.onDidGrantWorkspaceTrust(() => resolve(true)));
+    fs.writeFileSync(`${process.env.FAULTLENS_E2E_RESULTS}.need-trust`, "");
+    await waitFor("workspace trust", () => vscode.workspace.isTrusted, 60000);
+    await granted;
+    await waitFor("the server to run again", () => api.serverRunning(), 30000);
+    await waitFor("status done", () => api.status().state === "done", 30000);
+    assert(!/shield/.test(api.statusBarText()), `status bar ${api.statusBarText()}`);
+    const before = fs.statSync(resultsFile).mtimeMs;
+    const answer = await vscode.commands.executeCommand("faultlens.runLocalize");
+    assert(answer && answer.started === true, `Localize answer ${describe(answer)}`);
+    await waitFor("a new results file", () => fs.statSync(resultsFile).mtimeMs > before, 60000);
+    await waitFor("status done", () => api.status().state === "done", 60000);
   });
 }
