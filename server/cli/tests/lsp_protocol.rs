@@ -823,3 +823,35 @@ fn processes_mentioning(text: &str) -> Vec<String> {
     }
     found
 }
+
+#[test]
+fn new_results_describe_the_saved_text_not_unsaved_edits() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    let mid = root.join("mid.c");
+    client.open(&mid);
+    let uri = file_uri(&mid);
+    // An unsaved line at the top of the file.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// unsaved\n"}
+        ]}),
+    );
+    // A terminal run builds the saved file; its lines are one above the editor's.
+    cli(&["localize", root.to_str().unwrap()]);
+    let published = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| !d.is_empty())
+    });
+    let top = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("#1 "))
+        .unwrap()
+        .clone();
+    assert_eq!(top["range"]["start"]["line"], MID_FAULT + 1, "{top}");
+    assert!(!top["message"].as_str().unwrap().contains("stale"));
+    client.shutdown();
+}

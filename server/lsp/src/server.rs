@@ -142,22 +142,35 @@ impl Backend {
     /// republishes.
     pub async fn reload(&self, force: bool) {
         let _one_at_a_time = self.shared.reload.lock().await;
-        let (root, measure, known) = {
+        let (root, measure, known, open) = {
             let state = self.state();
             let Some(root) = state.root.clone() else {
                 return;
             };
             let known = if force { None } else { state.results_signature };
-            (root, state.settings.measure, known)
+            (root, state.settings.measure, known, state.open_paths())
         };
-        let loaded = tokio::task::spawn_blocking(move || reload::load(&root, measure, known))
-            .await
-            .unwrap_or_else(|e| {
+        let job = tokio::task::spawn_blocking(move || {
+            let loaded = reload::load(&root, measure, known);
+            // The saved text of open documents: what the results describe.
+            let on_disk: HashMap<Uri, String> = if matches!(loaded, Loaded::Ranked(..)) {
+                open.into_iter()
+                    .filter_map(|(uri, path)| Some((uri, std::fs::read_to_string(path).ok()?)))
+                    .collect()
+            } else {
+                HashMap::new()
+            };
+            (loaded, on_disk)
+        });
+        let (loaded, on_disk) = job.await.unwrap_or_else(|e| {
+            (
                 Loaded::Broken(
                     format!("reading the results failed: {e}"),
                     dummy_signature(),
-                )
-            });
+                ),
+                HashMap::new(),
+            )
+        });
         match loaded {
             Loaded::Unchanged => {}
             Loaded::Missing => {
@@ -172,7 +185,7 @@ impl Backend {
                 }
             }
             Loaded::Ranked(loc, signature) => {
-                self.state().install(*loc, Some(signature));
+                self.state().install(*loc, Some(signature), &on_disk);
                 // A measure change while reading: rank again under the new one.
                 self.rerank().await;
                 self.publish().await;

@@ -193,7 +193,16 @@ impl State {
     }
 
     /// Installs new results: every open document's text becomes the baseline.
-    pub fn install(&mut self, loc: Localization, signature: Option<FileSignature>) {
+    /// Installs new results. The results describe the files as they were
+    /// on disk; `on_disk` holds that text for open documents, so unsaved
+    /// edits are tracked from it (changed lines start stale). Documents
+    /// missing from `on_disk` take their current text as the baseline.
+    pub fn install(
+        &mut self,
+        loc: Localization,
+        signature: Option<FileSignature>,
+        on_disk: &HashMap<Uri, String>,
+    ) {
         self.localization = Some(Arc::new(loc));
         self.results_signature = signature;
         self.problem = None;
@@ -201,11 +210,24 @@ impl State {
         self.closed.clear();
         let uris: Vec<Uri> = self.docs.keys().cloned().collect();
         for uri in uris {
-            let tracker = self.fresh_tracker(&uri);
+            let mut tracker = self.fresh_tracker(&uri);
             if let Some(open) = self.docs.get_mut(&uri) {
+                if let (Some(t), Some(disk)) = (tracker.as_mut(), on_disk.get(&uri)) {
+                    if *disk != open.doc.text {
+                        t.apply_full(disk, &open.doc.text);
+                    }
+                }
                 open.tracker = tracker;
             }
         }
+    }
+
+    /// Open documents as (URI, path), to read their saved text.
+    pub fn open_paths(&self) -> Vec<(Uri, PathBuf)> {
+        self.docs
+            .keys()
+            .filter_map(|u| Some((u.clone(), u.to_file_path()?.into_owned())))
+            .collect()
     }
 
     /// Drops results (the file was deleted).
@@ -508,7 +530,7 @@ mod tests {
             ..State::default()
         };
         let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
-        state.install(loc, None);
+        state.install(loc, None, &HashMap::new());
         let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
         (state, uri)
     }
@@ -607,6 +629,32 @@ mod tests {
         };
         assert!(md.value.contains("#1 of 5"), "{}", md.value);
         assert!(!md.value.contains("Stale"));
+    }
+
+    #[test]
+    fn unsaved_edits_are_tracked_from_the_saved_text() {
+        let mut state = State {
+            root: Some(PathBuf::from("/project")),
+            ..State::default()
+        };
+        let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
+        // Unsaved: a line added at the top and the faulty line edited.
+        let unsaved = format!("// new\n{}", SOURCE.replace("s += a[i]", "s -= a[i]"));
+        state.open(uri.clone(), unsaved, 3);
+        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let mut disk = HashMap::new();
+        disk.insert(uri.clone(), SOURCE.to_string());
+        state.install(loc, None, &disk);
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(6, 4)).unwrap().contents
+        else {
+            panic!()
+        };
+        assert!(
+            md.value.contains("#1 of 5") && md.value.contains("Stale"),
+            "{}",
+            md.value
+        );
+        assert!(state.hover(&uri, Position::new(4, 4)).is_some()); // "int s = 0;" moved down
     }
 
     #[test]
