@@ -5,7 +5,10 @@
 //!
 //! What is modelled and what is not: see `README.md` beside this crate.
 
+pub mod bv;
+pub mod encode;
 pub mod error;
+pub mod format;
 pub mod interp;
 pub mod intops;
 pub mod ir;

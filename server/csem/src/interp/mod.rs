@@ -3,6 +3,7 @@
 //! Undefined behaviour stops the run with a runtime error and its location.
 
 mod libc;
+pub(crate) use libc::strtol as strtol_for_encoder;
 pub mod memory;
 
 use crate::intops;

@@ -425,6 +425,28 @@ impl Lowerer {
         }
     }
 
+    /// `(T)` where T is a typedef name or `_Bool`: tree-sitter cannot tell it from a
+    /// parenthesized variable.
+    fn parenthesized_type_name(&mut self, n: Node) -> LResult<Option<Type>> {
+        if n.kind() != "parenthesized_expression" {
+            return Ok(None);
+        }
+        let inner = named_children(n);
+        if inner.len() != 1 || inner[0].kind() != "identifier" {
+            return Ok(None);
+        }
+        let name = self.text(inner[0]).to_string();
+        let is_type = match self.lookup(&name) {
+            Some(Sym::Typedef(_)) => true,
+            None => matches!(name.as_str(), "_Bool" | "bool"),
+            _ => false,
+        };
+        if !is_type {
+            return Ok(None);
+        }
+        self.type_specifier_named(inner[0]).map(Some)
+    }
+
     fn binop_of(s: &str) -> Option<BinOp> {
         Some(match s {
             "+" => BinOp::Add,
@@ -455,6 +477,48 @@ impl Lowerer {
             field(n, "left").expect("left"),
             field(n, "right").expect("right"),
         );
+        // `(T) -x` with a typedef name or `_Bool` parses as a subtraction from `(T)`.
+        if let Some(ty) = self.parenthesized_type_name(ln)? {
+            let primary = matches!(
+                rn.kind(),
+                "parenthesized_expression"
+                    | "identifier"
+                    | "number_literal"
+                    | "char_literal"
+                    | "call_expression"
+                    | "subscript_expression"
+                    | "field_expression"
+            );
+            if !primary || !matches!(op_s.as_str(), "-" | "+" | "*" | "&") {
+                return self.unsupported(n, "cast to a typedef name followed by an operator; add parentheses around the operand");
+            }
+            let inner = match op_s.as_str() {
+                "-" | "+" => {
+                    let (e, _) = self.int_rvalue(rn)?;
+                    let e = self.promote(e);
+                    if op_s == "+" {
+                        e
+                    } else {
+                        let t = e.ty.clone();
+                        self.mk(ExprKind::Unary(UnOp::Neg, bx(e)), t, n)
+                    }
+                }
+                "*" => {
+                    let p = self.rvalue(rn)?;
+                    let lv = self.deref(p, n)?;
+                    self.as_rvalue(lv, n)?
+                }
+                _ => {
+                    let lv = self.expr(rn)?;
+                    if !lv.is_lvalue() {
+                        return self.invalid(n, "`&` of a value that is not an object");
+                    }
+                    let t = Type::ptr_to(lv.ty.clone());
+                    self.mk(ExprKind::AddrOf(bx(lv)), t, n)
+                }
+            };
+            return self.explicit_cast(inner, &ty, n);
+        }
         if op_s == "&&" || op_s == "||" {
             let l = self.scalar(ln)?;
             let r = self.scalar(rn)?;

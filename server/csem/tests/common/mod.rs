@@ -2,6 +2,8 @@
 //! natively and in the interpreter, compare.
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,80 @@
+//! Benchmark: per io fixture, the interpreter's time per test against the
+//! gcc-built binary's (process start included), medians over the fixture's tests.
+//! `cargo bench -p faultlens-csem --bench interp_speed`
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::fixtures::{fixture, fixture_dirs};
+use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    println!(
+        "{:<20} {:>6} {:>12} {:>12} {:>8} {:>14}",
+        "fixture", "tests", "native µs", "model µs", "ratio", "model stmts/s"
+    );
+    for dir in fixture_dirs() {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let Some((sources, cflags, tests)) = fixture(&dir) else {
+            continue;
+        };
+        let spec = SourceSpec {
+            root: dir.clone(),
+            sources: sources.clone(),
+            cc: "gcc".into(),
+            cflags: cflags.clone(),
+        };
+        let prog = match load(&spec) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{name:<20} {e}");
+                continue;
+            }
+        };
+        let out = tempfile::tempdir().unwrap();
+        let bin = out.path().join(&name);
+        common::gcc_build(&dir, &sources, &cflags, &bin).unwrap();
+        let (mut native, mut model) = (Vec::new(), Vec::new());
+        let (mut steps, mut model_total) = (0u64, 0f64);
+        for t in &tests {
+            let start = Instant::now();
+            let n = common::run_native(&bin, &dir, &t.args, &t.stdin);
+            let native_us = start.elapsed().as_secs_f64() * 1e6;
+            let opts = RunOptions {
+                max_steps: 5_000_000,
+                ..RunOptions::default()
+            };
+            let input = TestInput {
+                args: t.args.clone(),
+                stdin: t.stdin.clone(),
+            };
+            let start = Instant::now();
+            let r = run(&prog, &input, &opts);
+            let model_us = start.elapsed().as_secs_f64() * 1e6;
+            // Hangs measure the timeout, not the program.
+            if n.code == 137 || r.outcome == Outcome::StepLimit {
+                continue;
+            }
+            native.push(native_us);
+            model.push(model_us);
+            steps += r.steps;
+            model_total += model_us;
+        }
+        let (nm, mm) = (median(native), median(model));
+        println!(
+            "{name:<20} {:>6} {nm:>12.0} {mm:>12.0} {:>8.2} {:>14.0}",
+            tests.len(),
+            mm / nm,
+            steps as f64 / (model_total / 1e6)
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! A CNF under construction with Tseitin gates that fold constants, and
+//! solving it through rustsat (CaDiCaL by default, batsat without it).
+
+use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+use rustsat::types::{Clause, Lit, TernaryVal};
+
+/// Clauses over variables `0..n_vars`; variable 0 is the constant true.
+#[derive(Clone, Debug)]
+pub struct Cnf {
+    pub clauses: Vec<Vec<Lit>>,
+    n_vars: u32,
+}
+
+impl Default for Cnf {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cnf {
+    pub fn new() -> Self {
+        let mut c = Cnf {
+            clauses: Vec::new(),
+            n_vars: 1,
+        };
+        c.clauses.push(vec![Lit::positive(0)]);
+        c
+    }
+
+    pub fn tru(&self) -> Lit {
+        Lit::positive(0)
+    }
+
+    pub fn fls(&self) -> Lit {
+        Lit::negative(0)
+    }
+
+    pub fn constant(&self, b: bool) -> Lit {
+        if b {
+            self.tru()
+        } else {
+            self.fls()
+        }
+    }
+
+    fn is_const(&self, l: Lit) -> Option<bool> {
+        if l == self.tru() {
+            Some(true)
+        } else if l == self.fls() {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    pub fn fresh(&mut self) -> Lit {
+        self.n_vars += 1;
+        Lit::positive(self.n_vars - 1)
+    }
+
+    pub fn n_vars(&self) -> u32 {
+        self.n_vars
+    }
+
+    pub fn clause(&mut self, c: &[Lit]) {
+        self.clauses.push(c.to_vec());
+    }
+
+    /// `a ∧ b`.
+    pub fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        match (self.is_const(a), self.is_const(b)) {
+            (Some(false), _) | (_, Some(false)) => return self.fls(),
+            (Some(true), _) => return b,
+            (_, Some(true)) => return a,
+            _ => {}
+        }
+        if a == b {
+            return a;
+        }
+        if a == !b {
+            return self.fls();
+        }
+        let o = self.fresh();
+        self.clause(&[!o, a]);
+        self.clause(&[!o, b]);
+        self.clause(&[o, !a, !b]);
+        o
+    }
+
+    pub fn or(&mut self, a: Lit, b: Lit) -> Lit {
+        !self.and(!a, !b)
+    }
+
+    pub fn xor(&mut self, a: Lit, b: Lit) -> Lit {
+        match (self.is_const(a), self.is_const(b)) {
+            (Some(x), _) => return if x { !b } else { b },
+            (_, Some(y)) => return if y { !a } else { a },
+            _ => {}
+        }
+        if a == b {
+            return self.fls();
+        }
+        if a == !b {
+            return self.tru();
+        }
+        let o = self.fresh();
+        self.clause(&[!o, a, b]);
+        self.clause(&[!o, !a, !b]);
+        self.clause(&[o, !a, b]);
+        self.clause(&[o, a, !b]);
+        o
+    }
+
+    pub fn iff(&mut self, a: Lit, b: Lit) -> Lit {
+        !self.xor(a, b)
+    }
+
+    /// `c ? t : e`.
+    pub fn ite(&mut self, c: Lit, t: Lit, e: Lit) -> Lit {
+        match self.is_const(c) {
+            Some(true) => return t,
+            Some(false) => return e,
+            None => {}
+        }
+        if t == e {
+            return t;
+        }
+        let o = self.fresh();
+        self.clause(&[!c, !t, o]);
+        self.clause(&[!c, t, !o]);
+        self.clause(&[c, !e, o]);
+        self.clause(&[c, e, !o]);
+        o
+    }
+
+    pub fn and_all(&mut self, ls: &[Lit]) -> Lit {
+        let mut acc = self.tru();
+        for &l in ls {
+            acc = self.and(acc, l);
+        }
+        acc
+    }
+
+    pub fn or_all(&mut self, ls: &[Lit]) -> Lit {
+        let mut acc = self.fls();
+        for &l in ls {
+            acc = self.or(acc, l);
+        }
+        acc
+    }
+
+    /// `a → b` as a hard clause.
+    pub fn implies(&mut self, a: Lit, b: Lit) {
+        self.clause(&[!a, b]);
+    }
+
+    /// Solve under assumptions; `None` if unsatisfiable, else the model.
+    pub fn solve(&self, assumptions: &[Lit]) -> anyhow::Result<Option<Model>> {
+        self.session()?.solve(assumptions)
+    }
+
+    /// A solver loaded with the clauses, for many solves under different assumptions.
+    pub fn session(&self) -> anyhow::Result<Session> {
+        let mut solver = new_solver();
+        for c in &self.clauses {
+            solver.add_clause(Clause::from(&c[..]))?;
+        }
+        Ok(Session {
+            solver,
+            n_vars: self.n_vars,
+        })
+    }
+}
+
+/// An incremental solver holding a CNF.
+pub struct Session {
+    solver: Backend,
+    n_vars: u32,
+}
+
+impl Session {
+    pub fn solve(&mut self, assumptions: &[Lit]) -> anyhow::Result<Option<Model>> {
+        match self.solver.solve_assumps(assumptions)? {
+            SolverResult::Sat => {
+                let mut values = Vec::with_capacity(self.n_vars as usize);
+                for v in 0..self.n_vars {
+                    values.push(self.solver.lit_val(Lit::positive(v))? == TernaryVal::True);
+                }
+                Ok(Some(Model { values }))
+            }
+            SolverResult::Unsat => Ok(None),
+            SolverResult::Interrupted => anyhow::bail!("the SAT solver was interrupted"),
+        }
+    }
+}
+
+/// A satisfying assignment.
+#[derive(Clone, Debug)]
+pub struct Model {
+    values: Vec<bool>,
+}
+
+impl Model {
+    pub fn lit(&self, l: Lit) -> bool {
+        self.values[l.var().idx()] ^ l.is_neg()
+    }
+}
+
+#[cfg(feature = "cadical")]
+type Backend = rustsat_cadical::CaDiCaL<'static, 'static>;
+
+#[cfg(all(not(feature = "cadical"), feature = "batsat"))]
+type Backend = rustsat_batsat::BasicSolver;
+
+fn new_solver() -> Backend {
+    Backend::default()
+}
+
+#[cfg(all(not(feature = "cadical"), not(feature = "batsat")))]
+compile_error!(
+    "faultlens-csem needs a SAT backend: enable the `cadical` (default) or `batsat` feature"
+);

@@ -1,0 +1,228 @@
+//! Library calls on the encoded path. Inputs (arguments, stdin) are constants,
+//! so the input functions compute concrete results; output functions record
+//! items whose printed integers stay symbolic.
+
+use super::memory::{Cell, SPtr, SVal};
+use super::output::Item;
+use super::{Enc, EncodeError, Stop};
+use crate::bv::Bv;
+use crate::format::{arg_kind, parse, Piece};
+use crate::interp::strtol_for_encoder as strtol;
+use crate::ir::{Builtin, Expr};
+use crate::types::IntKind;
+
+fn fail<T>(m: impl Into<String>) -> Result<T, Stop> {
+    Err(Stop::Fail(EncodeError::Unsupported(m.into())))
+}
+
+impl Enc<'_> {
+    fn ptr_arg(v: &SVal) -> SPtr {
+        match v {
+            SVal::Ptr(p) => p.clone(),
+            _ => unreachable!("pointer argument"),
+        }
+    }
+
+    fn int_arg(v: &SVal) -> Bv {
+        match v {
+            SVal::Int(b) => b.clone(),
+            _ => unreachable!("integer argument"),
+        }
+    }
+
+    fn const_int(&mut self, v: i128, k: IntKind) -> SVal {
+        SVal::Int(self.cnf.bv_const(k.wrap(v as u64), k.bits() as usize))
+    }
+
+    /// Which stream a `FILE *` is: 0 stdin, 1 stdout, 2 stderr.
+    fn stream(&self, v: &SVal) -> Result<usize, Stop> {
+        match v {
+            SVal::Ptr(SPtr { obj: Some(o), .. }) if *o < 3 => Ok(*o),
+            _ => fail("a stream other than stdin, stdout and stderr"),
+        }
+    }
+
+    fn emit(&mut self, to_stdout: bool, item: Item) {
+        if to_stdout {
+            self.out.push(item);
+        }
+    }
+
+    fn format(&mut self, to_stdout: bool, fmt: &SVal, args: &[Expr], vals: &[SVal]) -> Result<(), Stop> {
+        let fmt = self.mem.const_string(&self.cnf, &Self::ptr_arg(fmt))?;
+        let pieces = parse(&fmt).map_err(|m| Stop::Fail(EncodeError::Unsupported(format!("printf: {m}"))))?;
+        let mut ai = 0;
+        for p in pieces {
+            match p {
+                Piece::Text(t) => self.emit(to_stdout, Item::Text(t)),
+                Piece::Conv(s) if s.conv == b's' => {
+                    let Some(v) = vals.get(ai) else { return fail("printf: missing argument") };
+                    ai += 1;
+                    let mut text = self.mem.const_string(&self.cnf, &Self::ptr_arg(v))?;
+                    if let Some(p) = s.prec {
+                        text.truncate(p);
+                    }
+                    let w = s.width.unwrap_or(0);
+                    if text.len() < w {
+                        let fill = vec![b' '; w - text.len()];
+                        text = if s.left { [text, fill].concat() } else { [fill, text].concat() };
+                    }
+                    self.emit(to_stdout, Item::Text(text));
+                }
+                Piece::Conv(s) => {
+                    let Some(k) = arg_kind(&s) else {
+                        return fail(format!("printf conversion `%{}`", s.conv as char));
+                    };
+                    let (Some(v), Some(e)) = (vals.get(ai), args.get(ai)) else {
+                        return fail("printf: missing argument");
+                    };
+                    ai += 1;
+                    let from = e.ty.as_int().ok_or_else(|| Stop::Fail(EncodeError::Unsupported("printf argument".into())))?;
+                    let b = Self::int_arg(v);
+                    let b = self.cnf.c_convert(from, k, &b);
+                    let h = self.cur_health.expect("in a statement");
+                    let SVal::Int(b) = self.relax(h, SVal::Int(b)) else { unreachable!("int") };
+                    self.emit(to_stdout, Item::Int { spec: s, val: b });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], vals: Vec<SVal>) -> Result<SVal, Stop> {
+        use Builtin as B;
+        let int0 = self.const_int(0, IntKind::Int);
+        Ok(match b {
+            B::Printf => {
+                self.format(true, &vals[0], &args[1..], &vals[1..])?;
+                // The count printed is not modelled symbolically.
+                int0
+            }
+            B::Fprintf => {
+                let s = self.stream(&vals[0])?;
+                self.format(s == 1, &vals[1], &args[2..], &vals[2..])?;
+                int0
+            }
+            B::Puts | B::Fputs => {
+                let to = if b == B::Puts { 1 } else { self.stream(&vals[1])? };
+                let mut t = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
+                if b == B::Puts {
+                    t.push(b'\n');
+                }
+                self.emit(to == 1, Item::Text(t));
+                self.const_int(1, IntKind::Int)
+            }
+            B::Putchar | B::Fputc => {
+                let to = if b == B::Putchar { 1 } else { self.stream(&vals[1])? };
+                let c = Self::int_arg(&vals[0]);
+                let spec = crate::format::Spec { conv: b'c', ..Default::default() };
+                let h = self.cur_health.expect("in a statement");
+                let SVal::Int(c2) = self.relax(h, SVal::Int(c.clone())) else { unreachable!("int") };
+                self.emit(to == 1, Item::Int { spec, val: c2 });
+                let low = self.cnf.bv_zext(&Bv(c.0[..8].to_vec()), 32);
+                SVal::Int(low)
+            }
+            B::Fflush => int0,
+            B::Getchar => match self.stdin.get(self.stdin_pos) {
+                Some(c) => {
+                    self.stdin_pos += 1;
+                    self.const_int(i128::from(*c), IntKind::Int)
+                }
+                None => self.const_int(-1, IntKind::Int),
+            },
+            B::Fgets => {
+                let buf = Self::ptr_arg(&vals[0]);
+                let Some(n) = self.cnf.const_value(&Self::int_arg(&vals[1])) else {
+                    return fail("fgets with a symbolic size");
+                };
+                if self.stream(&vals[2])? != 0 {
+                    return fail("fgets from a stream other than stdin");
+                }
+                if self.stdin_pos >= self.stdin.len() {
+                    return Ok(SVal::Ptr(SPtr { obj: None, off: self.cnf.bv_const(0, 64) }));
+                }
+                let mut line = Vec::new();
+                while (line.len() as u64) < n.saturating_sub(1) {
+                    let Some(&c) = self.stdin.get(self.stdin_pos) else { break };
+                    self.stdin_pos += 1;
+                    line.push(c);
+                    if c == b'\n' {
+                        break;
+                    }
+                }
+                line.push(0);
+                self.write_const_bytes(&buf, &line)?;
+                SVal::Ptr(buf)
+            }
+            B::Atoi | B::Atol | B::Strtol | B::Strtoul => {
+                let p = Self::ptr_arg(&vals[0]);
+                let s = self.mem.const_string(&self.cnf, &p)?;
+                let base = match b {
+                    B::Strtol | B::Strtoul => match self.cnf.const_value(&Self::int_arg(&vals[2])) {
+                        Some(v) => v as u32,
+                        None => return fail("strtol with a symbolic base"),
+                    },
+                    _ => 10,
+                };
+                let (v, used) = strtol(&s, base, b == B::Strtoul);
+                if matches!(b, B::Strtol | B::Strtoul) {
+                    let end = Self::ptr_arg(&vals[1]);
+                    if end.obj.is_some() {
+                        let used_bv = self.cnf.bv_const(used as u64, 64);
+                        let q = SPtr { obj: p.obj, off: self.cnf.bv_add(&p.off, &used_bv) };
+                        let ty = crate::types::Type::ptr_to(crate::types::Type::Int(IntKind::Char));
+                        self.store(&end, &ty, SVal::Ptr(q))?;
+                    }
+                }
+                match b {
+                    B::Atoi => self.const_int(v, IntKind::Int),
+                    B::Strtoul => self.const_int(v, IntKind::ULong),
+                    _ => self.const_int(v, IntKind::Long),
+                }
+            }
+            B::Abs | B::Labs => {
+                let k = if b == B::Abs { IntKind::Int } else { IntKind::Long };
+                let a = Self::int_arg(&vals[0]);
+                let (n, ub) = self.cnf.c_unary(crate::ir::UnOp::Neg, k, &a);
+                let neg = *a.0.last().expect("bits");
+                let ub = self.cnf.and(neg, ub);
+                self.note_ub(ub);
+                SVal::Int(self.cnf.bv_ite(neg, &n, &a))
+            }
+            B::Strlen => {
+                let s = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
+                self.const_int(s.len() as i128, IntKind::ULong)
+            }
+            B::Strcmp => {
+                let a = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
+                let c = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[1]))?;
+                let mut r = 0i128;
+                for i in 0..=a.len().max(c.len()) {
+                    let (x, y) = (a.get(i).copied().unwrap_or(0), c.get(i).copied().unwrap_or(0));
+                    if x != y || x == 0 {
+                        r = i128::from(x) - i128::from(y);
+                        break;
+                    }
+                }
+                self.const_int(r, IntKind::Int)
+            }
+            B::Exit => return Err(Stop::Exit(Self::int_arg(&vals[0]))),
+            B::Abort | B::AssertFail => return Err(Stop::Abort),
+            other => return fail(format!("library function {other:?}")),
+        })
+    }
+
+    fn write_const_bytes(&mut self, at: &SPtr, bytes: &[u8]) -> Result<(), Stop> {
+        let (Some(obj), Some(off)) = (at.obj, self.cnf.const_value(&at.off)) else {
+            return fail("a write at a symbolic address by a library function");
+        };
+        if off + bytes.len() as u64 > self.mem.size(obj) {
+            return fail("a library write out of bounds");
+        }
+        for (i, b) in bytes.iter().enumerate() {
+            let v = self.cnf.bv_const(u64::from(*b), 8);
+            self.mem.set(obj, off + i as u64, Cell::int(IntKind::Char, v));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,293 @@
+//! Symbolic memory of the encoder: objects hold typed cells at byte offsets.
+//! Pointers keep their object concrete and their offset symbolic; an access
+//! at a symbolic offset becomes an if-then-else over the object's cells.
+
+use super::{unsup, E};
+use crate::bv::{Bv, Cnf};
+use crate::types::{IntKind, StructDef, Type};
+use rustsat::types::Lit;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug)]
+pub struct SPtr {
+    pub obj: Option<usize>,
+    pub off: Bv,
+}
+
+#[derive(Clone, Debug)]
+pub enum SVal {
+    Int(Bv),
+    Ptr(SPtr),
+    /// A struct value: its cells by offset.
+    Agg(Vec<(u64, Cell)>),
+    Void,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    Int(IntKind),
+    Ptr,
+}
+
+impl CellKind {
+    fn size(self) -> u64 {
+        match self {
+            CellKind::Int(k) => k.size(),
+            CellKind::Ptr => 8,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub kind: CellKind,
+    pub val: SVal,
+}
+
+impl Cell {
+    pub fn int(k: IntKind, v: Bv) -> Cell {
+        Cell { kind: CellKind::Int(k), val: SVal::Int(v) }
+    }
+    pub fn ptr(p: SPtr) -> Cell {
+        Cell { kind: CellKind::Ptr, val: SVal::Ptr(p) }
+    }
+}
+
+#[derive(Default)]
+struct SObj {
+    size: u64,
+    /// Missing cells read as zero (static storage, aggregate initializers).
+    zeroed: bool,
+    cells: BTreeMap<u64, Cell>,
+}
+
+#[derive(Default)]
+pub struct SMem {
+    objs: Vec<SObj>,
+}
+
+fn kind_of(ty: &Type) -> Option<CellKind> {
+    match ty {
+        Type::Int(k) => Some(CellKind::Int(*k)),
+        Type::Ptr(_) => Some(CellKind::Ptr),
+        _ => None,
+    }
+}
+
+/// Offsets an access of `size` bytes at a symbolic offset may touch: the aligned ones.
+const MAX_CANDIDATES: u64 = 4096;
+
+impl SMem {
+    pub fn alloc(&mut self, _name: &str, size: u64) -> usize {
+        self.objs.push(SObj { size, zeroed: false, cells: BTreeMap::new() });
+        self.objs.len() - 1
+    }
+
+    pub fn size(&self, id: usize) -> u64 {
+        self.objs[id].size
+    }
+
+    pub fn set(&mut self, id: usize, off: u64, c: Cell) {
+        self.objs[id].cells.insert(off, c);
+    }
+
+    pub fn clear(&mut self, id: usize) {
+        let o = &mut self.objs[id];
+        o.cells.clear();
+        o.zeroed = false;
+    }
+
+    pub fn zero(&mut self, id: usize, _size: u64, _cnf: &Cnf) {
+        let o = &mut self.objs[id];
+        o.cells.clear();
+        o.zeroed = true;
+    }
+
+    /// The value of the cell of `kind` at a constant offset.
+    fn read_cell(&self, cnf: &mut Cnf, id: usize, off: u64, kind: CellKind, base: Option<usize>) -> E<SVal> {
+        let o = &self.objs[id];
+        if let Some(c) = o.cells.get(&off) {
+            if c.kind == kind {
+                return Ok(c.val.clone());
+            }
+        }
+        let end = off + kind.size();
+        if o.cells.range(off.saturating_sub(7)..end).any(|(k, c)| *k + c.kind.size() > off) {
+            return unsup("an access that overlaps a differently typed value (type punning)");
+        }
+        Ok(match kind {
+            CellKind::Int(k) => {
+                let w = k.bits() as usize;
+                if o.zeroed {
+                    SVal::Int(cnf.bv_const(0, w))
+                } else {
+                    SVal::Int(cnf.bv_fresh(w))
+                }
+            }
+            CellKind::Ptr => {
+                if o.zeroed {
+                    SVal::Ptr(SPtr { obj: None, off: cnf.bv_const(0, 64) })
+                } else {
+                    SVal::Ptr(SPtr { obj: base, off: cnf.bv_fresh(64) })
+                }
+            }
+        })
+    }
+
+    pub fn load(&mut self, cnf: &mut Cnf, p: &SPtr, ty: &Type, structs: &[StructDef]) -> E<(SVal, Lit)> {
+        let Some(id) = p.obj else {
+            let v = fresh_of(cnf, ty);
+            return Ok((v, cnf.tru()));
+        };
+        if let Type::Struct(_) = ty {
+            let Some(off) = cnf.const_value(&p.off) else {
+                return unsup("a struct read at a symbolic address");
+            };
+            let size = ty.size(structs).unwrap_or(0);
+            let cells = self.objs[id]
+                .cells
+                .range(off..off + size)
+                .map(|(k, c)| (k - off, c.clone()))
+                .collect();
+            return Ok((SVal::Agg(cells), cnf.fls()));
+        }
+        let Some(kind) = kind_of(ty) else {
+            return unsup("a read of this type");
+        };
+        let size = self.objs[id].size;
+        if let Some(off) = cnf.const_value(&p.off) {
+            if off + kind.size() > size {
+                return Ok((fresh_of(cnf, ty), cnf.tru()));
+            }
+            return Ok((self.read_cell(cnf, id, off, kind, p.obj)?, cnf.fls()));
+        }
+        let n = size / kind.size();
+        if n > MAX_CANDIDATES {
+            return unsup("a read at a symbolic offset in a large object");
+        }
+        let mut val: Option<SVal> = None;
+        let mut hits = Vec::new();
+        for i in (0..n).rev() {
+            let o = i * kind.size();
+            let c = cnf.bv_const(o, 64);
+            let eq = cnf.bv_eq(&p.off, &c);
+            hits.push(eq);
+            let v = self.read_cell(cnf, id, o, kind, None)?;
+            val = Some(match val {
+                None => v,
+                Some(rest) => ite(cnf, eq, &v, &rest)?,
+            });
+        }
+        let any = cnf.or_all(&hits);
+        Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), !any))
+    }
+
+    pub fn store(&mut self, cnf: &mut Cnf, p: &SPtr, ty: &Type, v: SVal, structs: &[StructDef]) -> E<Lit> {
+        let Some(id) = p.obj else {
+            return Ok(cnf.tru());
+        };
+        if let (Type::Struct(_), SVal::Agg(cells)) = (ty, &v) {
+            let Some(off) = cnf.const_value(&p.off) else {
+                return unsup("a struct write at a symbolic address");
+            };
+            let size = ty.size(structs).unwrap_or(0);
+            let o = &mut self.objs[id];
+            let keys: Vec<u64> = o.cells.range(off..off + size).map(|(k, _)| *k).collect();
+            for k in keys {
+                o.cells.remove(&k);
+            }
+            for (k, c) in cells {
+                o.cells.insert(off + k, c.clone());
+            }
+            return Ok(cnf.fls());
+        }
+        let Some(kind) = kind_of(ty) else {
+            return unsup("a write of this type");
+        };
+        let size = self.objs[id].size;
+        if let Some(off) = cnf.const_value(&p.off) {
+            if off + kind.size() > size {
+                return Ok(cnf.tru());
+            }
+            self.remove_overlaps(id, off, kind.size());
+            self.objs[id].cells.insert(off, Cell { kind, val: v });
+            return Ok(cnf.fls());
+        }
+        let n = size / kind.size();
+        if n > MAX_CANDIDATES {
+            return unsup("a write at a symbolic offset in a large object");
+        }
+        let mut hits = Vec::new();
+        for i in 0..n {
+            let o = i * kind.size();
+            let c = cnf.bv_const(o, 64);
+            let eq = cnf.bv_eq(&p.off, &c);
+            hits.push(eq);
+            let old = self.read_cell(cnf, id, o, kind, match &v {
+                SVal::Ptr(q) => q.obj,
+                _ => None,
+            })?;
+            let new = ite(cnf, eq, &v, &old)?;
+            self.objs[id].cells.insert(o, Cell { kind, val: new });
+        }
+        let any = cnf.or_all(&hits);
+        Ok(!any)
+    }
+
+    fn remove_overlaps(&mut self, id: usize, off: u64, size: u64) {
+        let o = &mut self.objs[id];
+        let keys: Vec<u64> = o
+            .cells
+            .range(off.saturating_sub(7)..off + size)
+            .filter(|(k, c)| **k + c.kind.size() > off)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in keys {
+            o.cells.remove(&k);
+        }
+    }
+
+    /// The bytes of a NUL-terminated string whose cells are all constant.
+    pub fn const_string(&self, cnf: &Cnf, p: &SPtr) -> E<Vec<u8>> {
+        let (Some(id), Some(mut off)) = (p.obj, cnf.const_value(&p.off)) else {
+            return unsup("a string at a symbolic address");
+        };
+        let mut out = Vec::new();
+        loop {
+            let o = &self.objs[id];
+            let b = match o.cells.get(&off) {
+                Some(Cell { kind: CellKind::Int(k), val: SVal::Int(v) }) if k.size() == 1 => {
+                    match cnf.const_value(v) {
+                        Some(b) => b as u8,
+                        None => return unsup("a library string function on symbolic characters"),
+                    }
+                }
+                None if o.zeroed && off < o.size => 0,
+                _ => return unsup("a string the encoder cannot read"),
+            };
+            if b == 0 {
+                return Ok(out);
+            }
+            out.push(b);
+            off += 1;
+        }
+    }
+}
+
+fn fresh_of(cnf: &mut Cnf, ty: &Type) -> SVal {
+    match ty {
+        Type::Int(k) => SVal::Int(cnf.bv_fresh(k.bits() as usize)),
+        Type::Ptr(_) => SVal::Ptr(SPtr { obj: None, off: cnf.bv_fresh(64) }),
+        _ => SVal::Void,
+    }
+}
+
+fn ite(cnf: &mut Cnf, c: Lit, a: &SVal, b: &SVal) -> E<SVal> {
+    Ok(match (a, b) {
+        (SVal::Int(x), SVal::Int(y)) => SVal::Int(cnf.bv_ite(c, x, y)),
+        (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj || y.obj.is_none() && cnf.const_value(&y.off).is_none() => {
+            SVal::Ptr(SPtr { obj: x.obj, off: cnf.bv_ite(c, &x.off, &y.off) })
+        }
+        _ => return unsup("a pointer that may point into different objects"),
+    })
+}

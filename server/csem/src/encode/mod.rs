@@ -1,0 +1,738 @@
+//! Symbolic encoding of one test run, along the path the concrete run took.
+//!
+//! The interpreter runs the test and records its trace; the encoder replays
+//! the same statement instances with bit-vector values. Every executed
+//! statement is a component with a health literal `h`: its semantics hold
+//! only if it is healthy (`h → out = F(in)`, `out` fresh; for a branch,
+//! `h → cond = taken direction`; `h →` no undefined behaviour). Loops are
+//! unrolled and calls instantiated exactly as often as the run executed them.
+//! The test's inputs are constants; its expected stdout and exit status are
+//! hard constraints. Unexplored paths are not encoded: a solution that needs
+//! another path is an angelic branch for the next layer to explore.
+
+mod builtins;
+mod memory;
+mod output;
+
+use crate::bv::{Bv, Cnf};
+use crate::interp::{run, Outcome, RunOptions, TestInput, TraceEvent, TraceValue};
+use crate::ir::*;
+use crate::types::{IntKind, Type};
+use memory::{Cell, SMem, SPtr, SVal};
+use rustsat::types::Lit;
+use std::collections::BTreeMap;
+
+/// What the test expects.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    /// Expected stdout; not constrained when absent.
+    pub stdout: Option<Vec<u8>>,
+    pub exit: i32,
+}
+
+/// The encoding of one test run.
+pub struct Encoding {
+    pub cnf: Cnf,
+    /// Health literal of each statement the run executed.
+    pub health: BTreeMap<StmtId, Lit>,
+    /// Statement instances encoded.
+    pub instances: usize,
+}
+
+impl Encoding {
+    /// Assumptions setting every health literal to `healthy`.
+    pub fn all_health(&self, healthy: bool) -> Vec<Lit> {
+        self.health.values().map(|&h| if healthy { h } else { !h }).collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodeError {
+    /// The run or a construct on its path is outside what the encoder handles.
+    Unsupported(String),
+}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeError::Unsupported(m) => write!(f, "unsupported in the encoding: {m}"),
+        }
+    }
+}
+
+type E<T> = Result<T, EncodeError>;
+
+fn unsup<T>(m: impl Into<String>) -> E<T> {
+    Err(EncodeError::Unsupported(m.into()))
+}
+
+/// How the replayed path ended.
+enum End {
+    Exit(Bv),
+    Abort,
+}
+
+struct Enc<'a> {
+    prog: &'a Program,
+    cnf: Cnf,
+    mem: SMem,
+    trace: &'a [TraceEvent],
+    pos: usize,
+    health: BTreeMap<StmtId, Lit>,
+    /// Undefined-behaviour literals of the statement being encoded, already guarded.
+    ub: Vec<Lit>,
+    /// Condition under which the current sub-expression is evaluated (short-circuit).
+    guard: Lit,
+    globals: Vec<usize>,
+    strings: Vec<usize>,
+    frames: Vec<Vec<usize>>,
+    out: Vec<output::Item>,
+    stdin: &'a [u8],
+    stdin_pos: usize,
+    instances: usize,
+    /// The health literal of the statement being encoded (output statements relax printed values).
+    cur_health: Option<Lit>,
+}
+
+/// Encode `test` of `prog` with its expected outcome.
+pub fn encode_run(prog: &Program, test: &TestInput, expected: &Expected, max_steps: u64) -> E<Encoding> {
+    let opts = RunOptions { trace: true, max_trace: usize::MAX, max_steps, ..RunOptions::default() };
+    let r = run(prog, test, &opts);
+    match &r.outcome {
+        Outcome::RuntimeError { message, location, .. } => {
+            return unsup(format!("the run stops at {location}: {message}"))
+        }
+        Outcome::StepLimit => return unsup("the run does not terminate within the step limit"),
+        _ => {}
+    }
+    let mut enc = Enc {
+        prog,
+        cnf: Cnf::new(),
+        mem: SMem::default(),
+        trace: &r.trace,
+        pos: 0,
+        health: BTreeMap::new(),
+        ub: Vec::new(),
+        guard: Lit::positive(0),
+        globals: Vec::new(),
+        strings: Vec::new(),
+        frames: Vec::new(),
+        out: Vec::new(),
+        stdin: &test.stdin,
+        stdin_pos: 0,
+        instances: 0,
+        cur_health: None,
+    };
+    enc.guard = enc.cnf.tru();
+    let end = enc.start(test)?;
+    // Expected outcome: exit status, then stdout.
+    let ok_exit = match end {
+        End::Exit(v) => {
+            let low = Bv(v.0[..8].to_vec());
+            let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
+            enc.cnf.bv_eq(&low, &want)
+        }
+        End::Abort => enc.cnf.constant(expected.exit == 134 || expected.exit == -6),
+    };
+    enc.cnf.clause(&[ok_exit]);
+    if let Some(want) = &expected.stdout {
+        let ok = output::matches(&mut enc.cnf, &enc.out, want)?;
+        enc.cnf.clause(&[ok]);
+    }
+    Ok(Encoding { cnf: enc.cnf, health: enc.health, instances: enc.instances })
+}
+
+fn size_of(prog: &Program, t: &Type) -> u64 {
+    t.size(&prog.structs).unwrap_or(0)
+}
+
+impl<'a> Enc<'a> {
+    fn h(&mut self, stmt: StmtId) -> Lit {
+        if let Some(&h) = self.health.get(&stmt) {
+            return h;
+        }
+        let h = self.cnf.fresh();
+        self.health.insert(stmt, h);
+        h
+    }
+
+    fn note_ub(&mut self, ub: Lit) {
+        let g = self.cnf.and(self.guard, ub);
+        self.ub.push(g);
+    }
+
+    /// Consume the trace event of an instruction that just ran.
+    fn event(&mut self, ins: &Instr) -> E<TraceEvent> {
+        let Some(ev) = self.trace.get(self.pos) else {
+            return unsup("internal: the trace ended early");
+        };
+        if ev.stmt != ins.stmt {
+            return unsup(format!("internal: trace out of step at {}", self.prog.location(ins.range)));
+        }
+        self.pos += 1;
+        self.instances += 1;
+        Ok(ev.clone())
+    }
+
+    /// `h → ¬ub` for the statement just encoded.
+    fn close_statement(&mut self, h: Lit) {
+        let ub = std::mem::take(&mut self.ub);
+        let any = self.cnf.or_all(&ub);
+        self.cnf.clause(&[!h, !any]);
+    }
+
+    /// The relaxed value of a statement: fresh, equal to `v` when healthy.
+    fn relax(&mut self, h: Lit, v: SVal) -> SVal {
+        match v {
+            SVal::Int(b) => {
+                let out = self.cnf.bv_fresh(b.width());
+                let eq = self.cnf.bv_eq(&out, &b);
+                self.cnf.implies(h, eq);
+                SVal::Int(out)
+            }
+            SVal::Ptr(p) => {
+                let out = self.cnf.bv_fresh(64);
+                let eq = self.cnf.bv_eq(&out, &p.off);
+                self.cnf.implies(h, eq);
+                SVal::Ptr(SPtr { obj: p.obj, off: out })
+            }
+            v => v,
+        }
+    }
+
+    fn start(&mut self, test: &TestInput) -> E<End> {
+        let prog = self.prog;
+        let main = prog.main.expect("the run found main");
+        for name in ["stdin", "stdout", "stderr"] {
+            self.mem.alloc(name, 1);
+        }
+        for s in &prog.strings {
+            let id = self.mem.alloc("string literal", s.len() as u64);
+            for (i, b) in s.iter().enumerate() {
+                self.mem.set(id, i as u64, Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)));
+            }
+            self.strings.push(id);
+        }
+        for g in &prog.globals {
+            let id = self.mem.alloc(&g.name, size_of(prog, &g.ty));
+            self.globals.push(id);
+        }
+        for (gi, g) in prog.globals.iter().enumerate() {
+            if let Some(init) = &g.init {
+                self.initialize(self.globals[gi], init, None)?;
+                let _ = std::mem::take(&mut self.ub);
+            }
+        }
+        let mut all = vec!["prog".to_string()];
+        all.extend(test.args.iter().cloned());
+        let mut arg_objs = Vec::new();
+        for a in &all {
+            let id = self.mem.alloc("argv string", a.len() as u64 + 1);
+            let bytes: Vec<u8> = a.bytes().chain(std::iter::once(0)).collect();
+            for (i, b) in bytes.iter().enumerate() {
+                self.mem.set(id, i as u64, Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)));
+            }
+            arg_objs.push(id);
+        }
+        let argv = self.mem.alloc("argv", 8 * (all.len() as u64 + 1));
+        for (i, o) in arg_objs.iter().enumerate() {
+            let p = SPtr { obj: Some(*o), off: self.cnf.bv_const(0, 64) };
+            self.mem.set(argv, 8 * i as u64, Cell::ptr(p));
+        }
+        let null = SPtr { obj: None, off: self.cnf.bv_const(0, 64) };
+        self.mem.set(argv, 8 * all.len() as u64, Cell::ptr(null));
+        let f = &prog.funcs[main];
+        let args = if f.params.len() == 2 {
+            vec![
+                SVal::Int(self.cnf.bv_const(all.len() as u64, 32)),
+                SVal::Ptr(SPtr { obj: Some(argv), off: self.cnf.bv_const(0, 64) }),
+            ]
+        } else {
+            vec![]
+        };
+        match self.call(main, args) {
+            Ok(SVal::Int(v)) => Ok(End::Exit(v)),
+            Ok(_) => Ok(End::Exit(self.cnf.bv_const(0, 32))),
+            Err(Stop::Exit(v)) => Ok(End::Exit(v)),
+            Err(Stop::Abort) => Ok(End::Abort),
+            Err(Stop::Fail(e)) => Err(e),
+        }
+    }
+
+    fn initialize(&mut self, obj: usize, init: &Initializer, h: Option<Lit>) -> E<()> {
+        if init.zero {
+            let size = self.mem.size(obj);
+            self.mem.zero(obj, size, &self.cnf);
+        }
+        if let Some(bytes) = &init.bytes {
+            for (i, b) in bytes.iter().enumerate() {
+                let c = self.cnf.bv_const(u64::from(*b), 8);
+                self.mem.set(obj, i as u64, Cell::int(IntKind::Char, c));
+            }
+        }
+        for item in &init.items {
+            let v = self.eval(&item.value).map_err(Stop::into_err)?;
+            let v = match h {
+                Some(h) => self.relax(h, v),
+                None => v,
+            };
+            let p = SPtr { obj: Some(obj), off: self.cnf.bv_const(item.offset, 64) };
+            self.store(&p, &item.ty, v)?;
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, fid: FuncId, args: Vec<SVal>) -> Result<SVal, Stop> {
+        let prog = self.prog;
+        let f = &prog.funcs[fid];
+        let locals: Vec<usize> = f.locals.iter().map(|l| self.mem.alloc(&l.name, size_of(prog, &l.ty))).collect();
+        for (p, v) in f.params.iter().zip(args) {
+            let ptr = SPtr { obj: Some(locals[*p]), off: self.cnf.bv_const(0, 64) };
+            self.store(&ptr, &f.locals[*p].ty, v)?;
+        }
+        self.frames.push(locals);
+        let r = self.exec(fid);
+        self.frames.pop();
+        r
+    }
+
+    fn exec(&mut self, fid: FuncId) -> Result<SVal, Stop> {
+        let f = &self.prog.funcs[fid];
+        let mut pc = 0;
+        loop {
+            let ins = &f.body[pc];
+            let h = self.h(ins.stmt);
+            self.cur_health = Some(h);
+            self.guard = self.cnf.tru();
+            match &ins.kind {
+                InstrKind::Expr(e) => {
+                    self.statement_expr(e, h)?;
+                    self.event(ins)?;
+                    self.close_statement(h);
+                    pc += 1;
+                }
+                InstrKind::Init(l, init) => {
+                    let obj = self.frames.last().expect("frame")[*l];
+                    match init {
+                        None => self.mem.clear(obj),
+                        Some(init) => self.initialize(obj, init, Some(h))?,
+                    }
+                    self.event(ins)?;
+                    self.close_statement(h);
+                    pc += 1;
+                }
+                InstrKind::Jump(t) => {
+                    self.event(ins)?;
+                    pc = *t;
+                }
+                InstrKind::Branch { cond, then, els } => {
+                    let c = self.eval(cond)?;
+                    let t = self.truth(&c);
+                    let ev = self.event(ins)?;
+                    let taken = matches!(ev.value, Some(TraceValue::Int { bits: 1, .. }));
+                    self.cnf.implies(h, if taken { t } else { !t });
+                    self.close_statement(h);
+                    pc = if taken { *then } else { *els };
+                }
+                InstrKind::Switch { value, cases, default } => {
+                    let v = self.eval(value)?;
+                    let ev = self.event(ins)?;
+                    let Some(TraceValue::Int { bits, .. }) = ev.value else {
+                        return Err(Stop::Fail(EncodeError::Unsupported("internal: switch without a value".into())));
+                    };
+                    let SVal::Int(vb) = v else { unreachable!("switch on an integer") };
+                    let w = vb.width();
+                    let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
+                    let ok = match target {
+                        Some(_) => {
+                            let c = self.cnf.bv_const(bits, w);
+                            self.cnf.bv_eq(&vb, &c)
+                        }
+                        None => {
+                            let mut none = self.cnf.tru();
+                            for (c, _) in cases {
+                                let cb = self.cnf.bv_const(*c, w);
+                                let e = self.cnf.bv_eq(&vb, &cb);
+                                none = self.cnf.and(none, !e);
+                            }
+                            none
+                        }
+                    };
+                    self.cnf.implies(h, ok);
+                    self.close_statement(h);
+                    pc = target.unwrap_or(*default);
+                }
+                InstrKind::Return(e) => {
+                    let v = match e {
+                        Some(e) => self.eval(e)?,
+                        None => SVal::Void,
+                    };
+                    let v = self.relax(h, v);
+                    self.event(ins)?;
+                    self.close_statement(h);
+                    return Ok(v);
+                }
+                InstrKind::FallOff => {
+                    self.event(ins)?;
+                    return Ok(SVal::Void);
+                }
+            }
+        }
+    }
+
+    /// An expression statement: a top-level store has its stored value relaxed.
+    fn statement_expr(&mut self, e: &Expr, h: Lit) -> Result<(), Stop> {
+        match &e.kind {
+            ExprKind::Assign(lv, rhs) => {
+                let v = self.eval(rhs)?;
+                let p = self.addr(lv)?;
+                let v = self.relax(h, v);
+                self.store(&p, &lv.ty, v)?;
+                Ok(())
+            }
+            ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
+                self.store_op(e, Some(h))?;
+                Ok(())
+            }
+            _ => {
+                self.eval(e)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn truth(&mut self, v: &SVal) -> Lit {
+        match v {
+            SVal::Int(b) => !self.cnf.bv_is_zero(b),
+            SVal::Ptr(p) => self.cnf.constant(p.obj.is_some()),
+            _ => self.cnf.fls(),
+        }
+    }
+
+    fn store(&mut self, p: &SPtr, ty: &Type, v: SVal) -> E<()> {
+        let prog = self.prog;
+        let ub = self.mem.store(&mut self.cnf, p, ty, v, &prog.structs)?;
+        self.note_ub(ub);
+        Ok(())
+    }
+
+    fn load(&mut self, p: &SPtr, ty: &Type) -> E<SVal> {
+        let prog = self.prog;
+        let (v, ub) = self.mem.load(&mut self.cnf, p, ty, &prog.structs)?;
+        self.note_ub(ub);
+        Ok(v)
+    }
+
+    fn addr(&mut self, e: &Expr) -> Result<SPtr, Stop> {
+        let zero = self.cnf.bv_const(0, 64);
+        Ok(match &e.kind {
+            ExprKind::Local(l) => SPtr { obj: Some(self.frames.last().expect("frame")[*l]), off: zero },
+            ExprKind::Global(g) => SPtr { obj: Some(self.globals[*g]), off: zero },
+            ExprKind::Str(s) => SPtr { obj: Some(self.strings[*s]), off: zero },
+            ExprKind::Deref(p) => match self.eval(p)? {
+                SVal::Ptr(q) => q,
+                _ => unreachable!("deref of a non-pointer"),
+            },
+            ExprKind::Member(b, off) => {
+                let base = self.addr(b)?;
+                let o = self.cnf.bv_const(*off, 64);
+                SPtr { obj: base.obj, off: self.cnf.bv_add(&base.off, &o) }
+            }
+            _ => unreachable!("address of an rvalue"),
+        })
+    }
+
+    fn int(&mut self, e: &Expr) -> Result<Bv, Stop> {
+        match self.eval(e)? {
+            SVal::Int(b) => Ok(b),
+            _ => Err(Stop::Fail(EncodeError::Unsupported(format!(
+                "a non-integer value at {}",
+                self.prog.location(e.range)
+            )))),
+        }
+    }
+
+    fn ptr(&mut self, e: &Expr) -> Result<SPtr, Stop> {
+        match self.eval(e)? {
+            SVal::Ptr(p) => Ok(p),
+            _ => unreachable!("expected a pointer"),
+        }
+    }
+
+    fn ptr_offset(&mut self, p: SPtr, index: &Bv, elem: u64, sub: bool) -> SPtr {
+        let scaled = self.cnf.bv_mul_const(index, elem);
+        let off = if sub { self.cnf.bv_sub(&p.off, &scaled) } else { self.cnf.bv_add(&p.off, &scaled) };
+        SPtr { obj: p.obj, off }
+    }
+
+    /// CompoundAssign / IncDec: load, operate, store; the stored value relaxed when `h` is given.
+    fn store_op(&mut self, e: &Expr, h: Option<Lit>) -> Result<SVal, Stop> {
+        let prog = self.prog;
+        let (lv, new_of, prefix) = match &e.kind {
+            ExprKind::CompoundAssign { lv, .. } => (lv, true, true),
+            ExprKind::IncDec { lv, prefix, .. } => (lv, false, *prefix),
+            _ => unreachable!("store_op"),
+        };
+        let rhs = match &e.kind {
+            ExprKind::CompoundAssign { rhs, .. } => Some(self.eval(rhs)?),
+            _ => None,
+        };
+        let p = self.addr(lv)?;
+        let old = self.load(&p, &lv.ty)?;
+        let new = match (&e.kind, &old, &lv.ty) {
+            (ExprKind::CompoundAssign { op, op_ty, rhs: rexpr, .. }, SVal::Int(a), Type::Int(lk)) => {
+                let ok = op_ty.as_int().expect("int op type");
+                let a2 = self.cnf.c_convert(*lk, ok, a);
+                let Some(SVal::Int(b)) = rhs else { unreachable!("int rhs") };
+                let kb = rexpr.int_kind().expect("int");
+                let (r, ub) = self.cnf.c_binary(*op, ok, &a2, &b, kb);
+                self.note_ub(ub);
+                SVal::Int(self.cnf.c_convert(ok, *lk, &r))
+            }
+            (ExprKind::CompoundAssign { op, .. }, SVal::Ptr(q), Type::Ptr(el)) => {
+                let Some(SVal::Int(b)) = rhs else { unreachable!("int rhs") };
+                let size = size_of(prog, el);
+                SVal::Ptr(self.ptr_offset(q.clone(), &b, size, *op == BinOp::Sub))
+            }
+            (ExprKind::IncDec { inc, .. }, SVal::Int(a), Type::Int(k)) => {
+                let pk = k.promote();
+                let a2 = self.cnf.c_convert(*k, pk, a);
+                let one = self.cnf.bv_const(1, pk.bits() as usize);
+                let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                let (r, ub) = self.cnf.c_binary(op, pk, &a2, &one, pk);
+                self.note_ub(ub);
+                SVal::Int(self.cnf.c_convert(pk, *k, &r))
+            }
+            (ExprKind::IncDec { inc, .. }, SVal::Ptr(q), Type::Ptr(el)) => {
+                let one = self.cnf.bv_const(1, 64);
+                let size = size_of(prog, el);
+                SVal::Ptr(self.ptr_offset(q.clone(), &one, size, !*inc))
+            }
+            _ => return Err(Stop::Fail(EncodeError::Unsupported("compound assignment operands".into()))),
+        };
+        let new = match h {
+            Some(h) => self.relax(h, new),
+            None => new,
+        };
+        self.store(&p, &lv.ty, new.clone())?;
+        Ok(if new_of || prefix { new } else { old })
+    }
+
+    fn eval(&mut self, e: &Expr) -> Result<SVal, Stop> {
+        let prog = self.prog;
+        Ok(match &e.kind {
+            ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Str(_) | ExprKind::Deref(_) | ExprKind::Member(..) => {
+                unreachable!("lvalue evaluated as a value")
+            }
+            ExprKind::Const(v) => SVal::Int(self.cnf.bv_const(*v, e.ty.as_int().expect("int").bits() as usize)),
+            ExprKind::Null => SVal::Ptr(SPtr { obj: None, off: self.cnf.bv_const(0, 64) }),
+            ExprKind::Stream(w) => SVal::Ptr(SPtr { obj: Some(usize::from(*w)), off: self.cnf.bv_const(0, 64) }),
+            ExprKind::Load(lv) => {
+                let p = self.addr(lv)?;
+                self.load(&p, &lv.ty)?
+            }
+            ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => SVal::Ptr(self.addr(lv)?),
+            ExprKind::Cast(inner) => {
+                let v = self.eval(inner)?;
+                match (&inner.ty, &e.ty, v) {
+                    (_, Type::Void, _) => SVal::Void,
+                    (Type::Int(f), Type::Int(t), SVal::Int(b)) => SVal::Int(self.cnf.c_convert(*f, *t, &b)),
+                    (Type::Ptr(_), Type::Int(IntKind::Bool), SVal::Ptr(p)) => {
+                        SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_some()), 8))
+                    }
+                    (_, _, v @ SVal::Ptr(_)) => v,
+                    _ => return Err(Stop::Fail(EncodeError::Unsupported("this conversion".into()))),
+                }
+            }
+            ExprKind::Unary(op, a) => match self.eval(a)? {
+                SVal::Int(b) => {
+                    let (r, ub) = self.cnf.c_unary(*op, a.int_kind().expect("int"), &b);
+                    self.note_ub(ub);
+                    SVal::Int(r)
+                }
+                SVal::Ptr(p) => SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_none()), 32)),
+                _ => return Err(Stop::Fail(EncodeError::Unsupported("unary operand".into()))),
+            },
+            ExprKind::Binary(op, l, r) => {
+                let a = self.int(l)?;
+                let b = self.int(r)?;
+                let (v, ub) = self.cnf.c_binary(*op, l.int_kind().expect("int"), &a, &b, r.int_kind().expect("int"));
+                self.note_ub(ub);
+                SVal::Int(v)
+            }
+            ExprKind::PtrAdd { ptr, index, sub } => {
+                let p = self.ptr(ptr)?;
+                let i = self.int(index)?;
+                let size = size_of(prog, e.ty.pointee().expect("pointer"));
+                SVal::Ptr(self.ptr_offset(p, &i, size, *sub))
+            }
+            ExprKind::PtrDiff(l, r) => {
+                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
+                if a.obj != b.obj {
+                    return Err(Stop::Fail(EncodeError::Unsupported("pointer difference across objects".into())));
+                }
+                let size = size_of(prog, l.ty.pointee().expect("pointer"));
+                let d = self.cnf.bv_sub(&a.off, &b.off);
+                let s = self.cnf.bv_const(size, 64);
+                let (q, _) = self.cnf.bv_sdivrem(&d, &s);
+                SVal::Int(q)
+            }
+            ExprKind::PtrCmp(op, l, r) => {
+                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
+                let res = if a.obj != b.obj {
+                    match op {
+                        BinOp::Eq => self.cnf.fls(),
+                        BinOp::Ne => self.cnf.tru(),
+                        _ => return Err(Stop::Fail(EncodeError::Unsupported("pointer order across objects".into()))),
+                    }
+                } else {
+                    let (v, _) = self.cnf.c_binary(*op, IntKind::Long, &a.off, &b.off, IntKind::Long);
+                    v.0[0]
+                };
+                SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
+            }
+            ExprKind::LogAnd(l, r) | ExprKind::LogOr(l, r) => {
+                if contains_call(r) {
+                    return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                        "a call in the right operand of `&&`/`||` at {}",
+                        prog.location(r.range)
+                    ))));
+                }
+                let lv = self.eval(l)?;
+                let lt = self.truth(&lv);
+                let is_and = matches!(e.kind, ExprKind::LogAnd(..));
+                let saved = self.guard;
+                self.guard = if is_and { self.cnf.and(saved, lt) } else { self.cnf.and(saved, !lt) };
+                let rv = self.eval(r)?;
+                self.guard = saved;
+                let rt = self.truth(&rv);
+                let res = if is_and { self.cnf.and(lt, rt) } else { self.cnf.or(lt, rt) };
+                SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
+            }
+            ExprKind::Cond(c, a, b) => {
+                if contains_call(a) || contains_call(b) {
+                    return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                        "a call in an arm of `?:` at {}",
+                        prog.location(e.range)
+                    ))));
+                }
+                let cv = self.eval(c)?;
+                let ct = self.truth(&cv);
+                let saved = self.guard;
+                self.guard = self.cnf.and(saved, ct);
+                let av = self.eval(a)?;
+                self.guard = self.cnf.and(saved, !ct);
+                let bv = self.eval(b)?;
+                self.guard = saved;
+                match (av, bv) {
+                    (SVal::Int(x), SVal::Int(y)) => SVal::Int(self.cnf.bv_ite(ct, &x, &y)),
+                    (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj => {
+                        SVal::Ptr(SPtr { obj: x.obj, off: self.cnf.bv_ite(ct, &x.off, &y.off) })
+                    }
+                    (SVal::Void, SVal::Void) => SVal::Void,
+                    _ => return Err(Stop::Fail(EncodeError::Unsupported("`?:` choosing between objects".into()))),
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(a)?;
+                self.eval(b)?
+            }
+            ExprKind::Assign(lv, rhs) => {
+                let v = self.eval(rhs)?;
+                let p = self.addr(lv)?;
+                self.store(&p, &lv.ty, v.clone())?;
+                v
+            }
+            ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => self.store_op(e, None)?,
+            ExprKind::Call(f, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter().rev() {
+                    vals.push(self.eval(a)?);
+                }
+                vals.reverse();
+                // The callee's statements are components of their own.
+                let (saved_ub, saved_guard, saved_h) = (std::mem::take(&mut self.ub), self.guard, self.cur_health);
+                let r = self.call(*f, vals)?;
+                self.ub = saved_ub;
+                self.guard = saved_guard;
+                self.cur_health = saved_h;
+                r
+            }
+            ExprKind::Builtin(b, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter().rev() {
+                    vals.push(self.eval(a)?);
+                }
+                vals.reverse();
+                self.builtin(*b, args, vals)?
+            }
+        })
+    }
+}
+
+fn contains_call(e: &Expr) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..)));
+    found
+}
+
+fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Deref(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::Load(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Decay(a)
+        | ExprKind::Cast(a)
+        | ExprKind::Unary(_, a) => visit(a, f),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::PtrDiff(a, b)
+        | ExprKind::PtrCmp(_, a, b)
+        | ExprKind::LogAnd(a, b)
+        | ExprKind::LogOr(a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Assign(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::PtrAdd { ptr, index, .. } => {
+            visit(ptr, f);
+            visit(index, f);
+        }
+        ExprKind::Cond(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        ExprKind::CompoundAssign { lv, rhs, .. } => {
+            visit(lv, f);
+            visit(rhs, f);
+        }
+        ExprKind::IncDec { lv, .. } => visit(lv, f),
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => args.iter().for_each(|a| visit(a, f)),
+        _ => {}
+    }
+}
+
+/// Why replay stops early.
+pub(crate) enum Stop {
+    Exit(Bv),
+    Abort,
+    Fail(EncodeError),
+}
+
+impl Stop {
+    fn into_err(self) -> EncodeError {
+        match self {
+            Stop::Fail(e) => e,
+            _ => EncodeError::Unsupported("exit inside an initializer".into()),
+        }
+    }
+}
+
+impl From<EncodeError> for Stop {
+    fn from(e: EncodeError) -> Self {
+        Stop::Fail(e)
+    }
+}
