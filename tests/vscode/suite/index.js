@@ -290,6 +290,47 @@ async function trusted(check) {
     await vscode.commands.executeCommand("workbench.action.files.revert");
   });
 
+  await check("a build failure shows as an error in the status bar and a compiler diagnostic", async () => {
+    const editor = await vscode.window.showTextDocument(ctx.doc);
+    const line = editor.document.lineAt(FAULT_LINE);
+    const semicolon = line.text.lastIndexOf(";");
+    assert(semicolon > 0, `line ${FAULT_LINE + 1} is ${line.text}`);
+    await editor.edit((b) => b.delete(new vscode.Range(FAULT_LINE, semicolon, FAULT_LINE, semicolon + 1)));
+    await editor.document.save();
+    try {
+      await vscode.commands.executeCommand("faultlens.runLocalize");
+      await waitFor("status error", () => api.status().state === "error", 60000);
+      assert(/error/.test(api.statusBarText()), `status bar ${api.statusBarText()}`);
+      const build = await waitFor(
+        "a build diagnostic",
+        () => vscode.languages.getDiagnostics(file).find((d) => /build failed/.test(d.message)),
+        15000,
+      );
+      assert(build.severity === vscode.DiagnosticSeverity.Error, `severity ${build.severity}`);
+    } finally {
+      const fix = await vscode.window.showTextDocument(ctx.doc);
+      await fix.edit((b) => b.insert(new vscode.Position(FAULT_LINE, semicolon), ";"));
+      await fix.document.save();
+    }
+    await vscode.commands.executeCommand("faultlens.runLocalize");
+    await waitFor("status done after fixing the build", () => api.status().state === "done", 60000);
+  });
+
+  await check("a wrong serverPath says so; fixing it starts the server again", async () => {
+    const cfg = () => vscode.workspace.getConfiguration("faultlens");
+    // A workspace value: it outranks the machine settings the harness wrote.
+    await cfg().update("serverPath", "/nonexistent/faultlens", vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor("status notFound", () => api.status() === "notFound", 15000);
+      assert(/no server/.test(api.statusBarText()), `status bar ${api.statusBarText()}`);
+      assert(!api.serverRunning(), "a server still runs");
+    } finally {
+      await cfg().update("serverPath", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor("the server to run again", () => api.serverRunning(), 30000);
+    await waitFor("status done", () => api.status().state === "done", 30000);
+  });
+
   await check("Restart Language Server comes back with the results from disk", async () => {
     await vscode.commands.executeCommand("faultlens.restartServer");
     await waitFor("the server to run again", () => api.serverRunning(), 30000);
