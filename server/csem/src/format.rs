@@ -74,7 +74,10 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
             }
             s.prec = Some(p);
         }
-        while let Some(c) = fmt.get(i).filter(|c| matches!(c, b'h' | b'l' | b'z' | b'j' | b't')) {
+        while let Some(c) = fmt
+            .get(i)
+            .filter(|c| matches!(c, b'h' | b'l' | b'z' | b'j' | b't'))
+        {
             s.len.push(*c as char);
             i += 1;
         }
@@ -195,7 +198,11 @@ pub fn unrender(s: &Spec, text: &[u8]) -> Option<u64> {
         b'o' => 8,
         _ => 10,
     };
-    let mag = if digits.is_empty() { 0 } else { u128::from_str_radix(digits, radix).ok()? };
+    let mag = if digits.is_empty() {
+        0
+    } else {
+        u128::from_str_radix(digits, radix).ok()?
+    };
     let v: i128 = if neg { -(mag as i128) } else { mag as i128 };
     if v < k.min() || v > k.max() {
         return None;
@@ -235,7 +242,8 @@ mod tests {
             for v in [0i64, 1, -1, 42, -42, 255, 65, i64::from(i32::MIN), i64::MAX] {
                 let bits = k.wrap(v as u64);
                 let text = render(s, bits);
-                let back = unrender(s, &text).unwrap_or_else(|| panic!("{s:?} {v} {:?}", String::from_utf8_lossy(&text)));
+                let back = unrender(s, &text)
+                    .unwrap_or_else(|| panic!("{s:?} {v} {:?}", String::from_utf8_lossy(&text)));
                 if s.conv == b'c' {
                     assert_eq!(back & 0xff, bits & 0xff);
                 } else {

@@ -9,6 +9,9 @@ use rustsat::types::{Clause, Lit, TernaryVal};
 pub struct Cnf {
     pub clauses: Vec<Vec<Lit>>,
     n_vars: u32,
+    /// A shadow assignment: each variable's value in the run being encoded
+    /// (gates compute it from their inputs), `None` where it is free.
+    shadow: Vec<Option<bool>>,
 }
 
 impl Default for Cnf {
@@ -22,6 +25,7 @@ impl Cnf {
         let mut c = Cnf {
             clauses: Vec::new(),
             n_vars: 1,
+            shadow: vec![Some(true)],
         };
         c.clauses.push(vec![Lit::positive(0)]);
         c
@@ -54,8 +58,19 @@ impl Cnf {
     }
 
     pub fn fresh(&mut self) -> Lit {
+        self.fresh_valued(None)
+    }
+
+    /// A fresh variable whose shadow value is `v`.
+    pub fn fresh_valued(&mut self, v: Option<bool>) -> Lit {
         self.n_vars += 1;
+        self.shadow.push(v);
         Lit::positive(self.n_vars - 1)
+    }
+
+    /// The shadow value of a literal.
+    pub fn shadow(&self, l: Lit) -> Option<bool> {
+        self.shadow[l.var().idx()].map(|v| v ^ l.is_neg())
     }
 
     pub fn n_vars(&self) -> u32 {
@@ -80,7 +95,12 @@ impl Cnf {
         if a == !b {
             return self.fls();
         }
-        let o = self.fresh();
+        let v = match (self.shadow(a), self.shadow(b)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        };
+        let o = self.fresh_valued(v);
         self.clause(&[!o, a]);
         self.clause(&[!o, b]);
         self.clause(&[o, !a, !b]);
@@ -103,7 +123,11 @@ impl Cnf {
         if a == !b {
             return self.tru();
         }
-        let o = self.fresh();
+        let v = match (self.shadow(a), self.shadow(b)) {
+            (Some(x), Some(y)) => Some(x ^ y),
+            _ => None,
+        };
+        let o = self.fresh_valued(v);
         self.clause(&[!o, a, b]);
         self.clause(&[!o, !a, !b]);
         self.clause(&[o, !a, b]);
@@ -125,7 +149,15 @@ impl Cnf {
         if t == e {
             return t;
         }
-        let o = self.fresh();
+        let v = match self.shadow(c) {
+            Some(true) => self.shadow(t),
+            Some(false) => self.shadow(e),
+            None => match (self.shadow(t), self.shadow(e)) {
+                (Some(x), Some(y)) if x == y => Some(x),
+                _ => None,
+            },
+        };
+        let o = self.fresh_valued(v);
         self.clause(&[!c, !t, o]);
         self.clause(&[!c, t, !o]);
         self.clause(&[c, !e, o]);

@@ -390,6 +390,28 @@ impl Cnf {
         Some(out)
     }
 
+    /// The shadow value of a bit-vector (see [`Cnf::shadow`]).
+    pub fn shadow_value(&self, v: &Bv) -> Option<u64> {
+        let mut out = 0u64;
+        for (i, l) in v.0.iter().enumerate() {
+            if self.shadow(*l)? && i < 64 {
+                out |= 1 << i;
+            }
+        }
+        Some(out)
+    }
+
+    /// A fresh bit-vector with the shadow value of `v`.
+    pub fn bv_fresh_like(&mut self, v: &Bv) -> Bv {
+        Bv(v.0
+            .iter()
+            .map(|l| {
+                let s = self.shadow(*l);
+                self.fresh_valued(s)
+            })
+            .collect())
+    }
+
     /// `a * c` for a constant `c` (shift-and-add over its set bits).
     pub fn bv_mul_const(&mut self, a: &Bv, c: u64) -> Bv {
         let w = a.width();

@@ -48,24 +48,37 @@ impl Enc<'_> {
         }
     }
 
-    fn format(&mut self, to_stdout: bool, fmt: &SVal, args: &[Expr], vals: &[SVal]) -> Result<(), Stop> {
-        let fmt = self.mem.const_string(&self.cnf, &Self::ptr_arg(fmt))?;
-        let pieces = parse(&fmt).map_err(|m| Stop::Fail(EncodeError::Unsupported(format!("printf: {m}"))))?;
+    fn format(
+        &mut self,
+        to_stdout: bool,
+        fmt: &SVal,
+        args: &[Expr],
+        vals: &[SVal],
+    ) -> Result<(), Stop> {
+        let fmt = self.mem.const_string(&mut self.cnf, &Self::ptr_arg(fmt))?;
+        let pieces = parse(&fmt)
+            .map_err(|m| Stop::Fail(EncodeError::Unsupported(format!("printf: {m}"))))?;
         let mut ai = 0;
         for p in pieces {
             match p {
                 Piece::Text(t) => self.emit(to_stdout, Item::Text(t)),
                 Piece::Conv(s) if s.conv == b's' => {
-                    let Some(v) = vals.get(ai) else { return fail("printf: missing argument") };
+                    let Some(v) = vals.get(ai) else {
+                        return fail("printf: missing argument");
+                    };
                     ai += 1;
-                    let mut text = self.mem.const_string(&self.cnf, &Self::ptr_arg(v))?;
+                    let mut text = self.mem.const_string(&mut self.cnf, &Self::ptr_arg(v))?;
                     if let Some(p) = s.prec {
                         text.truncate(p);
                     }
                     let w = s.width.unwrap_or(0);
                     if text.len() < w {
                         let fill = vec![b' '; w - text.len()];
-                        text = if s.left { [text, fill].concat() } else { [fill, text].concat() };
+                        text = if s.left {
+                            [text, fill].concat()
+                        } else {
+                            [fill, text].concat()
+                        };
                     }
                     self.emit(to_stdout, Item::Text(text));
                 }
@@ -77,11 +90,15 @@ impl Enc<'_> {
                         return fail("printf: missing argument");
                     };
                     ai += 1;
-                    let from = e.ty.as_int().ok_or_else(|| Stop::Fail(EncodeError::Unsupported("printf argument".into())))?;
+                    let from = e.ty.as_int().ok_or_else(|| {
+                        Stop::Fail(EncodeError::Unsupported("printf argument".into()))
+                    })?;
                     let b = Self::int_arg(v);
                     let b = self.cnf.c_convert(from, k, &b);
                     let h = self.cur_health.expect("in a statement");
-                    let SVal::Int(b) = self.relax(h, SVal::Int(b)) else { unreachable!("int") };
+                    let SVal::Int(b) = self.relax(h, SVal::Int(b)) else {
+                        unreachable!("int")
+                    };
                     self.emit(to_stdout, Item::Int { spec: s, val: b });
                 }
             }
@@ -89,7 +106,12 @@ impl Enc<'_> {
         Ok(())
     }
 
-    pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], vals: Vec<SVal>) -> Result<SVal, Stop> {
+    pub(super) fn builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        vals: Vec<SVal>,
+    ) -> Result<SVal, Stop> {
         use Builtin as B;
         let int0 = self.const_int(0, IntKind::Int);
         Ok(match b {
@@ -104,8 +126,14 @@ impl Enc<'_> {
                 int0
             }
             B::Puts | B::Fputs => {
-                let to = if b == B::Puts { 1 } else { self.stream(&vals[1])? };
-                let mut t = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
+                let to = if b == B::Puts {
+                    1
+                } else {
+                    self.stream(&vals[1])?
+                };
+                let mut t = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
                 if b == B::Puts {
                     t.push(b'\n');
                 }
@@ -113,11 +141,20 @@ impl Enc<'_> {
                 self.const_int(1, IntKind::Int)
             }
             B::Putchar | B::Fputc => {
-                let to = if b == B::Putchar { 1 } else { self.stream(&vals[1])? };
+                let to = if b == B::Putchar {
+                    1
+                } else {
+                    self.stream(&vals[1])?
+                };
                 let c = Self::int_arg(&vals[0]);
-                let spec = crate::format::Spec { conv: b'c', ..Default::default() };
+                let spec = crate::format::Spec {
+                    conv: b'c',
+                    ..Default::default()
+                };
                 let h = self.cur_health.expect("in a statement");
-                let SVal::Int(c2) = self.relax(h, SVal::Int(c.clone())) else { unreachable!("int") };
+                let SVal::Int(c2) = self.relax(h, SVal::Int(c.clone())) else {
+                    unreachable!("int")
+                };
                 self.emit(to == 1, Item::Int { spec, val: c2 });
                 let low = self.cnf.bv_zext(&Bv(c.0[..8].to_vec()), 32);
                 SVal::Int(low)
@@ -139,11 +176,16 @@ impl Enc<'_> {
                     return fail("fgets from a stream other than stdin");
                 }
                 if self.stdin_pos >= self.stdin.len() {
-                    return Ok(SVal::Ptr(SPtr { obj: None, off: self.cnf.bv_const(0, 64) }));
+                    return Ok(SVal::Ptr(SPtr {
+                        obj: None,
+                        off: self.cnf.bv_const(0, 64),
+                    }));
                 }
                 let mut line = Vec::new();
                 while (line.len() as u64) < n.saturating_sub(1) {
-                    let Some(&c) = self.stdin.get(self.stdin_pos) else { break };
+                    let Some(&c) = self.stdin.get(self.stdin_pos) else {
+                        break;
+                    };
                     self.stdin_pos += 1;
                     line.push(c);
                     if c == b'\n' {
@@ -156,12 +198,14 @@ impl Enc<'_> {
             }
             B::Atoi | B::Atol | B::Strtol | B::Strtoul => {
                 let p = Self::ptr_arg(&vals[0]);
-                let s = self.mem.const_string(&self.cnf, &p)?;
+                let s = self.mem.const_string(&mut self.cnf, &p)?;
                 let base = match b {
-                    B::Strtol | B::Strtoul => match self.cnf.const_value(&Self::int_arg(&vals[2])) {
-                        Some(v) => v as u32,
-                        None => return fail("strtol with a symbolic base"),
-                    },
+                    B::Strtol | B::Strtoul => {
+                        match self.cnf.const_value(&Self::int_arg(&vals[2])) {
+                            Some(v) => v as u32,
+                            None => return fail("strtol with a symbolic base"),
+                        }
+                    }
                     _ => 10,
                 };
                 let (v, used) = strtol(&s, base, b == B::Strtoul);
@@ -169,7 +213,10 @@ impl Enc<'_> {
                     let end = Self::ptr_arg(&vals[1]);
                     if end.obj.is_some() {
                         let used_bv = self.cnf.bv_const(used as u64, 64);
-                        let q = SPtr { obj: p.obj, off: self.cnf.bv_add(&p.off, &used_bv) };
+                        let q = SPtr {
+                            obj: p.obj,
+                            off: self.cnf.bv_add(&p.off, &used_bv),
+                        };
                         let ty = crate::types::Type::ptr_to(crate::types::Type::Int(IntKind::Char));
                         self.store(&end, &ty, SVal::Ptr(q))?;
                     }
@@ -181,7 +228,11 @@ impl Enc<'_> {
                 }
             }
             B::Abs | B::Labs => {
-                let k = if b == B::Abs { IntKind::Int } else { IntKind::Long };
+                let k = if b == B::Abs {
+                    IntKind::Int
+                } else {
+                    IntKind::Long
+                };
                 let a = Self::int_arg(&vals[0]);
                 let (n, ub) = self.cnf.c_unary(crate::ir::UnOp::Neg, k, &a);
                 let neg = *a.0.last().expect("bits");
@@ -190,21 +241,48 @@ impl Enc<'_> {
                 SVal::Int(self.cnf.bv_ite(neg, &n, &a))
             }
             B::Strlen => {
-                let s = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
+                let s = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
                 self.const_int(s.len() as i128, IntKind::ULong)
             }
             B::Strcmp => {
-                let a = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[0]))?;
-                let c = self.mem.const_string(&self.cnf, &Self::ptr_arg(&vals[1]))?;
+                let a = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
+                let c = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[1]))?;
                 let mut r = 0i128;
                 for i in 0..=a.len().max(c.len()) {
-                    let (x, y) = (a.get(i).copied().unwrap_or(0), c.get(i).copied().unwrap_or(0));
+                    let (x, y) = (
+                        a.get(i).copied().unwrap_or(0),
+                        c.get(i).copied().unwrap_or(0),
+                    );
                     if x != y || x == 0 {
                         r = i128::from(x) - i128::from(y);
                         break;
                     }
                 }
                 self.const_int(r, IntKind::Int)
+            }
+            B::Memcpy => {
+                let Some(n) = self
+                    .cnf
+                    .const_value(&Self::int_arg(&vals[2]))
+                    .or_else(|| self.cnf.shadow_value(&Self::int_arg(&vals[2])))
+                else {
+                    return fail("memcpy with a free size");
+                };
+                let nb = Self::int_arg(&vals[2]);
+                if self.cnf.const_value(&nb).is_none() {
+                    let c = self.cnf.bv_const(n, 64);
+                    let eq = self.cnf.bv_eq(&nb, &c);
+                    self.mem.pins.push(eq);
+                }
+                let (d, s) = (Self::ptr_arg(&vals[0]), Self::ptr_arg(&vals[1]));
+                self.mem.copy(&mut self.cnf, &d, &s, n)?;
+                SVal::Ptr(d)
             }
             B::Exit => return Err(Stop::Exit(Self::int_arg(&vals[0]))),
             B::Abort | B::AssertFail => return Err(Stop::Abort),
@@ -221,7 +299,8 @@ impl Enc<'_> {
         }
         for (i, b) in bytes.iter().enumerate() {
             let v = self.cnf.bv_const(u64::from(*b), 8);
-            self.mem.set(obj, off + i as u64, Cell::int(IntKind::Char, v));
+            self.mem
+                .set(obj, off + i as u64, Cell::int(IntKind::Char, v));
         }
         Ok(())
     }

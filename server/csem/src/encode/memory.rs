@@ -46,10 +46,16 @@ pub struct Cell {
 
 impl Cell {
     pub fn int(k: IntKind, v: Bv) -> Cell {
-        Cell { kind: CellKind::Int(k), val: SVal::Int(v) }
+        Cell {
+            kind: CellKind::Int(k),
+            val: SVal::Int(v),
+        }
     }
     pub fn ptr(p: SPtr) -> Cell {
-        Cell { kind: CellKind::Ptr, val: SVal::Ptr(p) }
+        Cell {
+            kind: CellKind::Ptr,
+            val: SVal::Ptr(p),
+        }
     }
 }
 
@@ -64,6 +70,9 @@ struct SObj {
 #[derive(Default)]
 pub struct SMem {
     objs: Vec<SObj>,
+    /// Path conditions the accesses added (a symbolic address fixed to the run's);
+    /// the encoder guards them with the statement's health.
+    pub pins: Vec<Lit>,
 }
 
 fn kind_of(ty: &Type) -> Option<CellKind> {
@@ -78,8 +87,26 @@ fn kind_of(ty: &Type) -> Option<CellKind> {
 const MAX_CANDIDATES: u64 = 4096;
 
 impl SMem {
+    /// Fix a symbolic offset to its value in the run (a path condition).
+    fn pin(&mut self, cnf: &mut Cnf, off: &Bv) -> E<u64> {
+        if let Some(v) = cnf.const_value(off) {
+            return Ok(v);
+        }
+        let Some(v) = cnf.shadow_value(off) else {
+            return unsup("an address whose value in the run is unknown");
+        };
+        let c = cnf.bv_const(v, off.width());
+        let eq = cnf.bv_eq(off, &c);
+        self.pins.push(eq);
+        Ok(v)
+    }
+
     pub fn alloc(&mut self, _name: &str, size: u64) -> usize {
-        self.objs.push(SObj { size, zeroed: false, cells: BTreeMap::new() });
+        self.objs.push(SObj {
+            size,
+            zeroed: false,
+            cells: BTreeMap::new(),
+        });
         self.objs.len() - 1
     }
 
@@ -104,15 +131,30 @@ impl SMem {
     }
 
     /// The value of the cell of `kind` at a constant offset.
-    fn read_cell(&self, cnf: &mut Cnf, id: usize, off: u64, kind: CellKind, base: Option<usize>) -> E<SVal> {
+    fn read_cell(
+        &self,
+        cnf: &mut Cnf,
+        id: usize,
+        off: u64,
+        kind: CellKind,
+        base: Option<usize>,
+    ) -> E<SVal> {
         let o = &self.objs[id];
         if let Some(c) = o.cells.get(&off) {
-            if c.kind == kind {
+            // Same-size integers share their bits (`char` read as `unsigned char`).
+            let same = match (c.kind, kind) {
+                (CellKind::Int(a), CellKind::Int(b)) => a.size() == b.size() && b != IntKind::Bool,
+                (a, b) => a == b,
+            };
+            if same {
                 return Ok(c.val.clone());
             }
         }
         let end = off + kind.size();
-        if o.cells.range(off.saturating_sub(7)..end).any(|(k, c)| *k + c.kind.size() > off) {
+        if o.cells
+            .range(off.saturating_sub(7)..end)
+            .any(|(k, c)| *k + c.kind.size() > off)
+        {
             return unsup("an access that overlaps a differently typed value (type punning)");
         }
         Ok(match kind {
@@ -126,23 +168,33 @@ impl SMem {
             }
             CellKind::Ptr => {
                 if o.zeroed {
-                    SVal::Ptr(SPtr { obj: None, off: cnf.bv_const(0, 64) })
+                    SVal::Ptr(SPtr {
+                        obj: None,
+                        off: cnf.bv_const(0, 64),
+                    })
                 } else {
-                    SVal::Ptr(SPtr { obj: base, off: cnf.bv_fresh(64) })
+                    SVal::Ptr(SPtr {
+                        obj: base,
+                        off: cnf.bv_fresh(64),
+                    })
                 }
             }
         })
     }
 
-    pub fn load(&mut self, cnf: &mut Cnf, p: &SPtr, ty: &Type, structs: &[StructDef]) -> E<(SVal, Lit)> {
+    pub fn load(
+        &mut self,
+        cnf: &mut Cnf,
+        p: &SPtr,
+        ty: &Type,
+        structs: &[StructDef],
+    ) -> E<(SVal, Lit)> {
         let Some(id) = p.obj else {
             let v = fresh_of(cnf, ty);
             return Ok((v, cnf.tru()));
         };
         if let Type::Struct(_) = ty {
-            let Some(off) = cnf.const_value(&p.off) else {
-                return unsup("a struct read at a symbolic address");
-            };
+            let off = self.pin(cnf, &p.off)?;
             let size = ty.size(structs).unwrap_or(0);
             let cells = self.objs[id]
                 .cells
@@ -162,8 +214,13 @@ impl SMem {
             return Ok((self.read_cell(cnf, id, off, kind, p.obj)?, cnf.fls()));
         }
         let n = size / kind.size();
-        if n > MAX_CANDIDATES {
-            return unsup("a read at a symbolic offset in a large object");
+        if n > MAX_CANDIDATES || kind == CellKind::Ptr {
+            // Pointers into different objects cannot be merged: follow the run's address.
+            let off = self.pin(cnf, &p.off)?;
+            if off + kind.size() > size {
+                return Ok((fresh_of(cnf, ty), cnf.tru()));
+            }
+            return Ok((self.read_cell(cnf, id, off, kind, p.obj)?, cnf.fls()));
         }
         let mut val: Option<SVal> = None;
         let mut hits = Vec::new();
@@ -182,14 +239,19 @@ impl SMem {
         Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), !any))
     }
 
-    pub fn store(&mut self, cnf: &mut Cnf, p: &SPtr, ty: &Type, v: SVal, structs: &[StructDef]) -> E<Lit> {
+    pub fn store(
+        &mut self,
+        cnf: &mut Cnf,
+        p: &SPtr,
+        ty: &Type,
+        v: SVal,
+        structs: &[StructDef],
+    ) -> E<Lit> {
         let Some(id) = p.obj else {
             return Ok(cnf.tru());
         };
         if let (Type::Struct(_), SVal::Agg(cells)) = (ty, &v) {
-            let Some(off) = cnf.const_value(&p.off) else {
-                return unsup("a struct write at a symbolic address");
-            };
+            let off = self.pin(cnf, &p.off)?;
             let size = ty.size(structs).unwrap_or(0);
             let o = &mut self.objs[id];
             let keys: Vec<u64> = o.cells.range(off..off + size).map(|(k, _)| *k).collect();
@@ -214,8 +276,14 @@ impl SMem {
             return Ok(cnf.fls());
         }
         let n = size / kind.size();
-        if n > MAX_CANDIDATES {
-            return unsup("a write at a symbolic offset in a large object");
+        if n > MAX_CANDIDATES || kind == CellKind::Ptr {
+            let off = self.pin(cnf, &p.off)?;
+            if off + kind.size() > size {
+                return Ok(cnf.tru());
+            }
+            self.remove_overlaps(id, off, kind.size());
+            self.objs[id].cells.insert(off, Cell { kind, val: v });
+            return Ok(cnf.fls());
         }
         let mut hits = Vec::new();
         for i in 0..n {
@@ -223,10 +291,16 @@ impl SMem {
             let c = cnf.bv_const(o, 64);
             let eq = cnf.bv_eq(&p.off, &c);
             hits.push(eq);
-            let old = self.read_cell(cnf, id, o, kind, match &v {
-                SVal::Ptr(q) => q.obj,
-                _ => None,
-            })?;
+            let old = self.read_cell(
+                cnf,
+                id,
+                o,
+                kind,
+                match &v {
+                    SVal::Ptr(q) => q.obj,
+                    _ => None,
+                },
+            )?;
             let new = ite(cnf, eq, &v, &old)?;
             self.objs[id].cells.insert(o, Cell { kind, val: new });
         }
@@ -247,19 +321,56 @@ impl SMem {
         }
     }
 
-    /// The bytes of a NUL-terminated string whose cells are all constant.
-    pub fn const_string(&self, cnf: &Cnf, p: &SPtr) -> E<Vec<u8>> {
-        let (Some(id), Some(mut off)) = (p.obj, cnf.const_value(&p.off)) else {
-            return unsup("a string at a symbolic address");
+    /// Copy `n` bytes of cells (memcpy) between constant addresses.
+    pub fn copy(&mut self, cnf: &mut Cnf, dst: &SPtr, src: &SPtr, n: u64) -> E<()> {
+        let (Some(d), Some(sid)) = (dst.obj, src.obj) else {
+            return unsup("memcpy through a null pointer");
         };
+        let (doff, soff) = (self.pin(cnf, &dst.off)?, self.pin(cnf, &src.off)?);
+        if doff + n > self.objs[d].size || soff + n > self.objs[sid].size {
+            return unsup("memcpy out of bounds");
+        }
+        let cells: Vec<(u64, Cell)> = self.objs[sid]
+            .cells
+            .range(soff..soff + n)
+            .map(|(k, c)| (k - soff, c.clone()))
+            .collect();
+        if self.objs[sid].zeroed && !self.objs[d].zeroed {
+            return unsup("memcpy from zero-initialised storage");
+        }
+        self.remove_overlaps(d, doff, n);
+        for (k, c) in cells {
+            self.objs[d].cells.insert(doff + k, c);
+        }
+        Ok(())
+    }
+
+    /// The bytes of a NUL-terminated string (constant, or fixed to the run's characters).
+    pub fn const_string(&mut self, cnf: &mut Cnf, p: &SPtr) -> E<Vec<u8>> {
+        let Some(id) = p.obj else {
+            return unsup("a string at a null address");
+        };
+        let mut off = self.pin(cnf, &p.off)?;
         let mut out = Vec::new();
         loop {
             let o = &self.objs[id];
             let b = match o.cells.get(&off) {
-                Some(Cell { kind: CellKind::Int(k), val: SVal::Int(v) }) if k.size() == 1 => {
+                Some(Cell {
+                    kind: CellKind::Int(k),
+                    val: SVal::Int(v),
+                }) if k.size() == 1 => {
                     match cnf.const_value(v) {
                         Some(b) => b as u8,
-                        None => return unsup("a library string function on symbolic characters"),
+                        None => {
+                            // Characters computed on the path: follow the run's value.
+                            let Some(b) = cnf.shadow_value(v) else {
+                                return unsup("a library string function on free characters");
+                            };
+                            let c = cnf.bv_const(b, 8);
+                            let eq = cnf.bv_eq(v, &c);
+                            self.pins.push(eq);
+                            b as u8
+                        }
                     }
                 }
                 None if o.zeroed && off < o.size => 0,
@@ -277,7 +388,10 @@ impl SMem {
 fn fresh_of(cnf: &mut Cnf, ty: &Type) -> SVal {
     match ty {
         Type::Int(k) => SVal::Int(cnf.bv_fresh(k.bits() as usize)),
-        Type::Ptr(_) => SVal::Ptr(SPtr { obj: None, off: cnf.bv_fresh(64) }),
+        Type::Ptr(_) => SVal::Ptr(SPtr {
+            obj: None,
+            off: cnf.bv_fresh(64),
+        }),
         _ => SVal::Void,
     }
 }
@@ -285,8 +399,13 @@ fn fresh_of(cnf: &mut Cnf, ty: &Type) -> SVal {
 fn ite(cnf: &mut Cnf, c: Lit, a: &SVal, b: &SVal) -> E<SVal> {
     Ok(match (a, b) {
         (SVal::Int(x), SVal::Int(y)) => SVal::Int(cnf.bv_ite(c, x, y)),
-        (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj || y.obj.is_none() && cnf.const_value(&y.off).is_none() => {
-            SVal::Ptr(SPtr { obj: x.obj, off: cnf.bv_ite(c, &x.off, &y.off) })
+        (SVal::Ptr(x), SVal::Ptr(y))
+            if x.obj == y.obj || y.obj.is_none() && cnf.const_value(&y.off).is_none() =>
+        {
+            SVal::Ptr(SPtr {
+                obj: x.obj,
+                off: cnf.bv_ite(c, &x.off, &y.off),
+            })
         }
         _ => return unsup("a pointer that may point into different objects"),
     })

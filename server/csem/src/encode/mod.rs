@@ -42,7 +42,10 @@ pub struct Encoding {
 impl Encoding {
     /// Assumptions setting every health literal to `healthy`.
     pub fn all_health(&self, healthy: bool) -> Vec<Lit> {
-        self.health.values().map(|&h| if healthy { h } else { !h }).collect()
+        self.health
+            .values()
+            .map(|&h| if healthy { h } else { !h })
+            .collect()
     }
 }
 
@@ -95,13 +98,23 @@ struct Enc<'a> {
 }
 
 /// Encode `test` of `prog` with its expected outcome.
-pub fn encode_run(prog: &Program, test: &TestInput, expected: &Expected, max_steps: u64) -> E<Encoding> {
-    let opts = RunOptions { trace: true, max_trace: usize::MAX, max_steps, ..RunOptions::default() };
+pub fn encode_run(
+    prog: &Program,
+    test: &TestInput,
+    expected: &Expected,
+    max_steps: u64,
+) -> E<Encoding> {
+    let opts = RunOptions {
+        trace: true,
+        max_trace: usize::MAX,
+        max_steps,
+        ..RunOptions::default()
+    };
     let r = run(prog, test, &opts);
     match &r.outcome {
-        Outcome::RuntimeError { message, location, .. } => {
-            return unsup(format!("the run stops at {location}: {message}"))
-        }
+        Outcome::RuntimeError {
+            message, location, ..
+        } => return unsup(format!("the run stops at {location}: {message}")),
         Outcome::StepLimit => return unsup("the run does not terminate within the step limit"),
         _ => {}
     }
@@ -132,14 +145,20 @@ pub fn encode_run(prog: &Program, test: &TestInput, expected: &Expected, max_ste
             let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
             enc.cnf.bv_eq(&low, &want)
         }
-        End::Abort => enc.cnf.constant(expected.exit == 134 || expected.exit == -6),
+        End::Abort => enc
+            .cnf
+            .constant(expected.exit == 134 || expected.exit == -6),
     };
     enc.cnf.clause(&[ok_exit]);
     if let Some(want) = &expected.stdout {
         let ok = output::matches(&mut enc.cnf, &enc.out, want)?;
         enc.cnf.clause(&[ok]);
     }
-    Ok(Encoding { cnf: enc.cnf, health: enc.health, instances: enc.instances })
+    Ok(Encoding {
+        cnf: enc.cnf,
+        health: enc.health,
+        instances: enc.instances,
+    })
 }
 
 fn size_of(prog: &Program, t: &Type) -> u64 {
@@ -167,7 +186,10 @@ impl<'a> Enc<'a> {
             return unsup("internal: the trace ended early");
         };
         if ev.stmt != ins.stmt {
-            return unsup(format!("internal: trace out of step at {}", self.prog.location(ins.range)));
+            return unsup(format!(
+                "internal: trace out of step at {}",
+                self.prog.location(ins.range)
+            ));
         }
         self.pos += 1;
         self.instances += 1;
@@ -176,6 +198,9 @@ impl<'a> Enc<'a> {
 
     /// `h → ¬ub` for the statement just encoded.
     fn close_statement(&mut self, h: Lit) {
+        for pin in std::mem::take(&mut self.mem.pins) {
+            self.cnf.implies(h, pin);
+        }
         let ub = std::mem::take(&mut self.ub);
         let any = self.cnf.or_all(&ub);
         self.cnf.clause(&[!h, !any]);
@@ -185,16 +210,19 @@ impl<'a> Enc<'a> {
     fn relax(&mut self, h: Lit, v: SVal) -> SVal {
         match v {
             SVal::Int(b) => {
-                let out = self.cnf.bv_fresh(b.width());
+                let out = self.cnf.bv_fresh_like(&b);
                 let eq = self.cnf.bv_eq(&out, &b);
                 self.cnf.implies(h, eq);
                 SVal::Int(out)
             }
             SVal::Ptr(p) => {
-                let out = self.cnf.bv_fresh(64);
+                let out = self.cnf.bv_fresh_like(&p.off);
                 let eq = self.cnf.bv_eq(&out, &p.off);
                 self.cnf.implies(h, eq);
-                SVal::Ptr(SPtr { obj: p.obj, off: out })
+                SVal::Ptr(SPtr {
+                    obj: p.obj,
+                    off: out,
+                })
             }
             v => v,
         }
@@ -209,7 +237,11 @@ impl<'a> Enc<'a> {
         for s in &prog.strings {
             let id = self.mem.alloc("string literal", s.len() as u64);
             for (i, b) in s.iter().enumerate() {
-                self.mem.set(id, i as u64, Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)));
+                self.mem.set(
+                    id,
+                    i as u64,
+                    Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)),
+                );
             }
             self.strings.push(id);
         }
@@ -230,22 +262,35 @@ impl<'a> Enc<'a> {
             let id = self.mem.alloc("argv string", a.len() as u64 + 1);
             let bytes: Vec<u8> = a.bytes().chain(std::iter::once(0)).collect();
             for (i, b) in bytes.iter().enumerate() {
-                self.mem.set(id, i as u64, Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)));
+                self.mem.set(
+                    id,
+                    i as u64,
+                    Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)),
+                );
             }
             arg_objs.push(id);
         }
         let argv = self.mem.alloc("argv", 8 * (all.len() as u64 + 1));
         for (i, o) in arg_objs.iter().enumerate() {
-            let p = SPtr { obj: Some(*o), off: self.cnf.bv_const(0, 64) };
+            let p = SPtr {
+                obj: Some(*o),
+                off: self.cnf.bv_const(0, 64),
+            };
             self.mem.set(argv, 8 * i as u64, Cell::ptr(p));
         }
-        let null = SPtr { obj: None, off: self.cnf.bv_const(0, 64) };
+        let null = SPtr {
+            obj: None,
+            off: self.cnf.bv_const(0, 64),
+        };
         self.mem.set(argv, 8 * all.len() as u64, Cell::ptr(null));
         let f = &prog.funcs[main];
         let args = if f.params.len() == 2 {
             vec![
                 SVal::Int(self.cnf.bv_const(all.len() as u64, 32)),
-                SVal::Ptr(SPtr { obj: Some(argv), off: self.cnf.bv_const(0, 64) }),
+                SVal::Ptr(SPtr {
+                    obj: Some(argv),
+                    off: self.cnf.bv_const(0, 64),
+                }),
             ]
         } else {
             vec![]
@@ -276,7 +321,10 @@ impl<'a> Enc<'a> {
                 Some(h) => self.relax(h, v),
                 None => v,
             };
-            let p = SPtr { obj: Some(obj), off: self.cnf.bv_const(item.offset, 64) };
+            let p = SPtr {
+                obj: Some(obj),
+                off: self.cnf.bv_const(item.offset, 64),
+            };
             self.store(&p, &item.ty, v)?;
         }
         Ok(())
@@ -285,9 +333,16 @@ impl<'a> Enc<'a> {
     fn call(&mut self, fid: FuncId, args: Vec<SVal>) -> Result<SVal, Stop> {
         let prog = self.prog;
         let f = &prog.funcs[fid];
-        let locals: Vec<usize> = f.locals.iter().map(|l| self.mem.alloc(&l.name, size_of(prog, &l.ty))).collect();
+        let locals: Vec<usize> = f
+            .locals
+            .iter()
+            .map(|l| self.mem.alloc(&l.name, size_of(prog, &l.ty)))
+            .collect();
         for (p, v) in f.params.iter().zip(args) {
-            let ptr = SPtr { obj: Some(locals[*p]), off: self.cnf.bv_const(0, 64) };
+            let ptr = SPtr {
+                obj: Some(locals[*p]),
+                off: self.cnf.bv_const(0, 64),
+            };
             self.store(&ptr, &f.locals[*p].ty, v)?;
         }
         self.frames.push(locals);
@@ -330,17 +385,31 @@ impl<'a> Enc<'a> {
                     let t = self.truth(&c);
                     let ev = self.event(ins)?;
                     let taken = matches!(ev.value, Some(TraceValue::Int { bits: 1, .. }));
+                    if self.cnf.shadow(t).is_some_and(|s| s != taken) {
+                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                            "internal: the encoding diverges from the run at {}",
+                            self.prog.location(ins.range)
+                        ))));
+                    }
                     self.cnf.implies(h, if taken { t } else { !t });
                     self.close_statement(h);
                     pc = if taken { *then } else { *els };
                 }
-                InstrKind::Switch { value, cases, default } => {
+                InstrKind::Switch {
+                    value,
+                    cases,
+                    default,
+                } => {
                     let v = self.eval(value)?;
                     let ev = self.event(ins)?;
                     let Some(TraceValue::Int { bits, .. }) = ev.value else {
-                        return Err(Stop::Fail(EncodeError::Unsupported("internal: switch without a value".into())));
+                        return Err(Stop::Fail(EncodeError::Unsupported(
+                            "internal: switch without a value".into(),
+                        )));
                     };
-                    let SVal::Int(vb) = v else { unreachable!("switch on an integer") };
+                    let SVal::Int(vb) = v else {
+                        unreachable!("switch on an integer")
+                    };
                     let w = vb.width();
                     let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
                     let ok = match target {
@@ -426,9 +495,18 @@ impl<'a> Enc<'a> {
     fn addr(&mut self, e: &Expr) -> Result<SPtr, Stop> {
         let zero = self.cnf.bv_const(0, 64);
         Ok(match &e.kind {
-            ExprKind::Local(l) => SPtr { obj: Some(self.frames.last().expect("frame")[*l]), off: zero },
-            ExprKind::Global(g) => SPtr { obj: Some(self.globals[*g]), off: zero },
-            ExprKind::Str(s) => SPtr { obj: Some(self.strings[*s]), off: zero },
+            ExprKind::Local(l) => SPtr {
+                obj: Some(self.frames.last().expect("frame")[*l]),
+                off: zero,
+            },
+            ExprKind::Global(g) => SPtr {
+                obj: Some(self.globals[*g]),
+                off: zero,
+            },
+            ExprKind::Str(s) => SPtr {
+                obj: Some(self.strings[*s]),
+                off: zero,
+            },
             ExprKind::Deref(p) => match self.eval(p)? {
                 SVal::Ptr(q) => q,
                 _ => unreachable!("deref of a non-pointer"),
@@ -436,7 +514,10 @@ impl<'a> Enc<'a> {
             ExprKind::Member(b, off) => {
                 let base = self.addr(b)?;
                 let o = self.cnf.bv_const(*off, 64);
-                SPtr { obj: base.obj, off: self.cnf.bv_add(&base.off, &o) }
+                SPtr {
+                    obj: base.obj,
+                    off: self.cnf.bv_add(&base.off, &o),
+                }
             }
             _ => unreachable!("address of an rvalue"),
         })
@@ -461,7 +542,11 @@ impl<'a> Enc<'a> {
 
     fn ptr_offset(&mut self, p: SPtr, index: &Bv, elem: u64, sub: bool) -> SPtr {
         let scaled = self.cnf.bv_mul_const(index, elem);
-        let off = if sub { self.cnf.bv_sub(&p.off, &scaled) } else { self.cnf.bv_add(&p.off, &scaled) };
+        let off = if sub {
+            self.cnf.bv_sub(&p.off, &scaled)
+        } else {
+            self.cnf.bv_add(&p.off, &scaled)
+        };
         SPtr { obj: p.obj, off }
     }
 
@@ -480,17 +565,30 @@ impl<'a> Enc<'a> {
         let p = self.addr(lv)?;
         let old = self.load(&p, &lv.ty)?;
         let new = match (&e.kind, &old, &lv.ty) {
-            (ExprKind::CompoundAssign { op, op_ty, rhs: rexpr, .. }, SVal::Int(a), Type::Int(lk)) => {
+            (
+                ExprKind::CompoundAssign {
+                    op,
+                    op_ty,
+                    rhs: rexpr,
+                    ..
+                },
+                SVal::Int(a),
+                Type::Int(lk),
+            ) => {
                 let ok = op_ty.as_int().expect("int op type");
                 let a2 = self.cnf.c_convert(*lk, ok, a);
-                let Some(SVal::Int(b)) = rhs else { unreachable!("int rhs") };
+                let Some(SVal::Int(b)) = rhs else {
+                    unreachable!("int rhs")
+                };
                 let kb = rexpr.int_kind().expect("int");
                 let (r, ub) = self.cnf.c_binary(*op, ok, &a2, &b, kb);
                 self.note_ub(ub);
                 SVal::Int(self.cnf.c_convert(ok, *lk, &r))
             }
             (ExprKind::CompoundAssign { op, .. }, SVal::Ptr(q), Type::Ptr(el)) => {
-                let Some(SVal::Int(b)) = rhs else { unreachable!("int rhs") };
+                let Some(SVal::Int(b)) = rhs else {
+                    unreachable!("int rhs")
+                };
                 let size = size_of(prog, el);
                 SVal::Ptr(self.ptr_offset(q.clone(), &b, size, *op == BinOp::Sub))
             }
@@ -508,7 +606,11 @@ impl<'a> Enc<'a> {
                 let size = size_of(prog, el);
                 SVal::Ptr(self.ptr_offset(q.clone(), &one, size, !*inc))
             }
-            _ => return Err(Stop::Fail(EncodeError::Unsupported("compound assignment operands".into()))),
+            _ => {
+                return Err(Stop::Fail(EncodeError::Unsupported(
+                    "compound assignment operands".into(),
+                )))
+            }
         };
         let new = match h {
             Some(h) => self.relax(h, new),
@@ -521,12 +623,25 @@ impl<'a> Enc<'a> {
     fn eval(&mut self, e: &Expr) -> Result<SVal, Stop> {
         let prog = self.prog;
         Ok(match &e.kind {
-            ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Str(_) | ExprKind::Deref(_) | ExprKind::Member(..) => {
+            ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Str(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Member(..) => {
                 unreachable!("lvalue evaluated as a value")
             }
-            ExprKind::Const(v) => SVal::Int(self.cnf.bv_const(*v, e.ty.as_int().expect("int").bits() as usize)),
-            ExprKind::Null => SVal::Ptr(SPtr { obj: None, off: self.cnf.bv_const(0, 64) }),
-            ExprKind::Stream(w) => SVal::Ptr(SPtr { obj: Some(usize::from(*w)), off: self.cnf.bv_const(0, 64) }),
+            ExprKind::Const(v) => SVal::Int(
+                self.cnf
+                    .bv_const(*v, e.ty.as_int().expect("int").bits() as usize),
+            ),
+            ExprKind::Null => SVal::Ptr(SPtr {
+                obj: None,
+                off: self.cnf.bv_const(0, 64),
+            }),
+            ExprKind::Stream(w) => SVal::Ptr(SPtr {
+                obj: Some(usize::from(*w)),
+                off: self.cnf.bv_const(0, 64),
+            }),
             ExprKind::Load(lv) => {
                 let p = self.addr(lv)?;
                 self.load(&p, &lv.ty)?
@@ -536,12 +651,18 @@ impl<'a> Enc<'a> {
                 let v = self.eval(inner)?;
                 match (&inner.ty, &e.ty, v) {
                     (_, Type::Void, _) => SVal::Void,
-                    (Type::Int(f), Type::Int(t), SVal::Int(b)) => SVal::Int(self.cnf.c_convert(*f, *t, &b)),
+                    (Type::Int(f), Type::Int(t), SVal::Int(b)) => {
+                        SVal::Int(self.cnf.c_convert(*f, *t, &b))
+                    }
                     (Type::Ptr(_), Type::Int(IntKind::Bool), SVal::Ptr(p)) => {
                         SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_some()), 8))
                     }
                     (_, _, v @ SVal::Ptr(_)) => v,
-                    _ => return Err(Stop::Fail(EncodeError::Unsupported("this conversion".into()))),
+                    _ => {
+                        return Err(Stop::Fail(EncodeError::Unsupported(
+                            "this conversion".into(),
+                        )))
+                    }
                 }
             }
             ExprKind::Unary(op, a) => match self.eval(a)? {
@@ -556,7 +677,13 @@ impl<'a> Enc<'a> {
             ExprKind::Binary(op, l, r) => {
                 let a = self.int(l)?;
                 let b = self.int(r)?;
-                let (v, ub) = self.cnf.c_binary(*op, l.int_kind().expect("int"), &a, &b, r.int_kind().expect("int"));
+                let (v, ub) = self.cnf.c_binary(
+                    *op,
+                    l.int_kind().expect("int"),
+                    &a,
+                    &b,
+                    r.int_kind().expect("int"),
+                );
                 self.note_ub(ub);
                 SVal::Int(v)
             }
@@ -569,7 +696,9 @@ impl<'a> Enc<'a> {
             ExprKind::PtrDiff(l, r) => {
                 let (a, b) = (self.ptr(l)?, self.ptr(r)?);
                 if a.obj != b.obj {
-                    return Err(Stop::Fail(EncodeError::Unsupported("pointer difference across objects".into())));
+                    return Err(Stop::Fail(EncodeError::Unsupported(
+                        "pointer difference across objects".into(),
+                    )));
                 }
                 let size = size_of(prog, l.ty.pointee().expect("pointer"));
                 let d = self.cnf.bv_sub(&a.off, &b.off);
@@ -583,38 +712,68 @@ impl<'a> Enc<'a> {
                     match op {
                         BinOp::Eq => self.cnf.fls(),
                         BinOp::Ne => self.cnf.tru(),
-                        _ => return Err(Stop::Fail(EncodeError::Unsupported("pointer order across objects".into()))),
+                        _ => {
+                            return Err(Stop::Fail(EncodeError::Unsupported(
+                                "pointer order across objects".into(),
+                            )))
+                        }
                     }
                 } else {
-                    let (v, _) = self.cnf.c_binary(*op, IntKind::Long, &a.off, &b.off, IntKind::Long);
+                    let (v, _) =
+                        self.cnf
+                            .c_binary(*op, IntKind::Long, &a.off, &b.off, IntKind::Long);
                     v.0[0]
                 };
                 SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
             }
             ExprKind::LogAnd(l, r) | ExprKind::LogOr(l, r) => {
-                if contains_call(r) {
-                    return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                        "a call in the right operand of `&&`/`||` at {}",
-                        prog.location(r.range)
-                    ))));
-                }
+                let is_and = matches!(e.kind, ExprKind::LogAnd(..));
                 let lv = self.eval(l)?;
                 let lt = self.truth(&lv);
-                let is_and = matches!(e.kind, ExprKind::LogAnd(..));
+                if contains_call(r) {
+                    // The run decides whether the right operand (and its calls) ran.
+                    let Some(run_lt) = self.cnf.shadow(lt) else {
+                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                            "a call in the right operand of `&&`/`||` with a free left operand at {}",
+                            prog.location(r.range)
+                        ))));
+                    };
+                    self.mem.pins.push(if run_lt { lt } else { !lt });
+                    if run_lt != is_and {
+                        return Ok(SVal::Int(self.cnf.bv_zext(&Bv(vec![lt]), 32)));
+                    }
+                    let rv = self.eval(r)?;
+                    let rt = self.truth(&rv);
+                    return Ok(SVal::Int(self.cnf.bv_zext(&Bv(vec![rt]), 32)));
+                }
                 let saved = self.guard;
-                self.guard = if is_and { self.cnf.and(saved, lt) } else { self.cnf.and(saved, !lt) };
+                self.guard = if is_and {
+                    self.cnf.and(saved, lt)
+                } else {
+                    self.cnf.and(saved, !lt)
+                };
                 let rv = self.eval(r)?;
                 self.guard = saved;
                 let rt = self.truth(&rv);
-                let res = if is_and { self.cnf.and(lt, rt) } else { self.cnf.or(lt, rt) };
+                let res = if is_and {
+                    self.cnf.and(lt, rt)
+                } else {
+                    self.cnf.or(lt, rt)
+                };
                 SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
             }
             ExprKind::Cond(c, a, b) => {
                 if contains_call(a) || contains_call(b) {
-                    return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                        "a call in an arm of `?:` at {}",
-                        prog.location(e.range)
-                    ))));
+                    let cv = self.eval(c)?;
+                    let ct = self.truth(&cv);
+                    let Some(run_ct) = self.cnf.shadow(ct) else {
+                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                            "a call in an arm of `?:` with a free condition at {}",
+                            prog.location(e.range)
+                        ))));
+                    };
+                    self.mem.pins.push(if run_ct { ct } else { !ct });
+                    return self.eval(if run_ct { a } else { b });
                 }
                 let cv = self.eval(c)?;
                 let ct = self.truth(&cv);
@@ -626,11 +785,16 @@ impl<'a> Enc<'a> {
                 self.guard = saved;
                 match (av, bv) {
                     (SVal::Int(x), SVal::Int(y)) => SVal::Int(self.cnf.bv_ite(ct, &x, &y)),
-                    (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj => {
-                        SVal::Ptr(SPtr { obj: x.obj, off: self.cnf.bv_ite(ct, &x.off, &y.off) })
-                    }
+                    (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj => SVal::Ptr(SPtr {
+                        obj: x.obj,
+                        off: self.cnf.bv_ite(ct, &x.off, &y.off),
+                    }),
                     (SVal::Void, SVal::Void) => SVal::Void,
-                    _ => return Err(Stop::Fail(EncodeError::Unsupported("`?:` choosing between objects".into()))),
+                    _ => {
+                        return Err(Stop::Fail(EncodeError::Unsupported(
+                            "`?:` choosing between objects".into(),
+                        )))
+                    }
                 }
             }
             ExprKind::Comma(a, b) => {
@@ -651,7 +815,8 @@ impl<'a> Enc<'a> {
                 }
                 vals.reverse();
                 // The callee's statements are components of their own.
-                let (saved_ub, saved_guard, saved_h) = (std::mem::take(&mut self.ub), self.guard, self.cur_health);
+                let (saved_ub, saved_guard, saved_h) =
+                    (std::mem::take(&mut self.ub), self.guard, self.cur_health);
                 let r = self.call(*f, vals)?;
                 self.ub = saved_ub;
                 self.guard = saved_guard;
@@ -672,7 +837,9 @@ impl<'a> Enc<'a> {
 
 fn contains_call(e: &Expr) -> bool {
     let mut found = false;
-    visit(e, &mut |x| found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..)));
+    visit(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..))
+    });
     found
 }
 
@@ -710,7 +877,9 @@ fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
             visit(rhs, f);
         }
         ExprKind::IncDec { lv, .. } => visit(lv, f),
-        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => args.iter().for_each(|a| visit(a, f)),
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => {
+            args.iter().for_each(|a| visit(a, f))
+        }
         _ => {}
     }
 }

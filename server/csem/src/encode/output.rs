@@ -13,7 +13,10 @@ use std::collections::HashMap;
 pub enum Item {
     Text(Vec<u8>),
     /// An integer conversion; `val` has the width of the conversion's argument type.
-    Int { spec: Spec, val: Bv },
+    Int {
+        spec: Spec,
+        val: Bv,
+    },
 }
 
 /// Longest text one integer conversion may print (64-bit octal plus padding).
@@ -24,7 +27,14 @@ pub fn matches(cnf: &mut Cnf, items: &[Item], want: &[u8]) -> E<Lit> {
     Ok(go(cnf, items, want, 0, 0, &mut memo))
 }
 
-fn go(cnf: &mut Cnf, items: &[Item], want: &[u8], i: usize, pos: usize, memo: &mut HashMap<(usize, usize), Lit>) -> Lit {
+fn go(
+    cnf: &mut Cnf,
+    items: &[Item],
+    want: &[u8],
+    i: usize,
+    pos: usize,
+    memo: &mut HashMap<(usize, usize), Lit>,
+) -> Lit {
     if let Some(l) = memo.get(&(i, pos)) {
         return *l;
     }
@@ -44,7 +54,9 @@ fn go(cnf: &mut Cnf, items: &[Item], want: &[u8], i: usize, pos: usize, memo: &m
                 let max_end = want.len().min(pos + MAX_CONV.max(spec.width.unwrap_or(0)));
                 for end in pos..=max_end {
                     let text = &want[pos..end];
-                    let Some(bits) = unrender(spec, text) else { continue };
+                    let Some(bits) = unrender(spec, text) else {
+                        continue;
+                    };
                     let eq = if spec.conv == b'c' {
                         let low = Bv(val.0[..8].to_vec());
                         let c = cnf.bv_const(bits & 0xff, 8);

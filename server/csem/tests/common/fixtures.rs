@@ -21,6 +21,32 @@ pub struct FixtureTest {
     pub name: String,
     pub args: Vec<String>,
     pub stdin: Vec<u8>,
+    /// Expected stdout; not checked when absent.
+    pub expected_stdout: Option<Vec<u8>>,
+    pub expected_exit: i32,
+}
+
+/// `\n`, `\t`, `\\` escapes of a table's expected output.
+fn unescape_table(s: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push(b'\n'),
+                Some('t') => out.push(b'\t'),
+                Some('\\') => out.push(b'\\'),
+                Some(o) => {
+                    out.push(b'\\');
+                    out.extend(o.to_string().bytes());
+                }
+                None => out.push(b'\\'),
+            }
+        } else {
+            out.extend(c.to_string().bytes());
+        }
+    }
+    out
 }
 
 /// POSIX shell words: quotes and backslashes, no expansions.
@@ -92,10 +118,17 @@ fn glob_inputs(dir: &Path, pattern: &str) -> Vec<FixtureTest> {
             let args = std::fs::read_to_string(&args_file)
                 .map(|a| shell_words(&a))
                 .unwrap_or_default();
+            let expected_stdout = std::fs::read(f.with_extension("out")).ok();
+            let expected_exit = std::fs::read_to_string(f.with_extension("exit"))
+                .ok()
+                .and_then(|e| e.trim().parse().ok())
+                .unwrap_or(0);
             out.push(FixtureTest {
                 name: stem,
                 args,
                 stdin: std::fs::read(&f).unwrap(),
+                expected_stdout,
+                expected_exit,
             });
         }
     }
@@ -159,10 +192,21 @@ pub fn fixture(dir: &Path) -> Option<(Vec<PathBuf>, Vec<String>, Vec<FixtureTest
             (None, Some(f)) => std::fs::read(dir.join(f.as_str().unwrap())).unwrap(),
             _ => vec![],
         };
+        let expected_stdout = match (t.get("expected_stdout"), t.get("expected_stdout_file")) {
+            (Some(s), _) => Some(s.as_str().unwrap().as_bytes().to_vec()),
+            (None, Some(f)) => Some(std::fs::read(dir.join(f.as_str().unwrap())).unwrap()),
+            _ => None,
+        };
+        let expected_exit = t
+            .get("expected_exit")
+            .and_then(|e| e.as_integer())
+            .unwrap_or(0) as i32;
         tests.push(FixtureTest {
             name: t["name"].as_str().unwrap().to_string(),
             args,
             stdin,
+            expected_stdout,
+            expected_exit,
         });
     }
     if let Some(ts) = doc.get("tests") {
@@ -175,7 +219,14 @@ pub fn fixture(dir: &Path) -> Option<(Vec<PathBuf>, Vec<String>, Vec<FixtureTest
                 if line.trim().is_empty() || line.trim_start().starts_with('#') {
                     continue;
                 }
-                let args = line.split(" => ").next().unwrap();
+                let parts: Vec<&str> = line.split(" => ").collect();
+                let args = parts[0];
+                let mut expected_stdout = unescape_table(parts.get(1).copied().unwrap_or(""));
+                expected_stdout.push(b'\n');
+                let expected_exit = parts
+                    .get(2)
+                    .and_then(|e| e.trim().parse().ok())
+                    .unwrap_or(0);
                 let fname = Path::new(table)
                     .file_name()
                     .unwrap()
@@ -185,6 +236,8 @@ pub fn fixture(dir: &Path) -> Option<(Vec<PathBuf>, Vec<String>, Vec<FixtureTest
                     name: format!("{fname}:{}", i + 1),
                     args: shell_words(args),
                     stdin: vec![],
+                    expected_stdout: Some(expected_stdout),
+                    expected_exit,
                 });
             }
         }
