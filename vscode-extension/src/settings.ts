@@ -7,14 +7,14 @@ export interface ServerSettings {
   measure: string;
   topN: number;
   autoRunOnSave: boolean;
-  timeoutSeconds: number;
+  /** Absent: the server uses the project's own `[run] timeout` (faultlens.toml), else its default. */
+  timeoutSeconds?: number;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   measure: "ochiai",
   topN: 10,
   autoRunOnSave: false,
-  timeoutSeconds: 10,
 };
 
 const MAX_TOP_N = 1000;
@@ -33,18 +33,21 @@ function topN(v: unknown): number {
   return Math.min(MAX_TOP_N, Math.floor(v));
 }
 
-function timeout(v: unknown): number {
-  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return DEFAULT_SETTINGS.timeoutSeconds;
+/** A usable per-test timeout, or undefined to leave the choice to the project. */
+function timeout(v: unknown): number | undefined {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return undefined;
   return v;
 }
 
 export function readServerSettings(get: SettingReader): ServerSettings {
-  return {
+  const s: ServerSettings = {
     measure: normalizeMeasure(get("measure")),
     topN: topN(get("topN")),
     autoRunOnSave: get("autoRunOnSave") === true,
-    timeoutSeconds: timeout(get("timeoutSeconds")),
   };
+  const t = timeout(get("timeoutSeconds"));
+  if (t !== undefined) s.timeoutSeconds = t;
+  return s;
 }
 
 /** initializationOptions: the settings plus whether the workspace is trusted. */

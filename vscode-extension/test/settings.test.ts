@@ -6,7 +6,9 @@ const reader = (o: Record<string, unknown>) => (k: string) => o[k];
 
 test("defaults when nothing is set", () => {
   assert.deepEqual(readServerSettings(reader({})), DEFAULT_SETTINGS);
-  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false, timeoutSeconds: 10 });
+  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false });
+  // No timeout key at all: the server then keeps the project's own [run] timeout.
+  assert.equal("timeoutSeconds" in readServerSettings(reader({ timeoutSeconds: null })), false);
 });
 
 test("settings map one to one onto the server's keys", () => {
@@ -19,7 +21,7 @@ test("bad values fall back to the defaults or are clamped", () => {
   assert.deepEqual(s, DEFAULT_SETTINGS);
   assert.equal(readServerSettings(reader({ topN: 7.9 })).topN, 7);
   assert.equal(readServerSettings(reader({ topN: 1e9 })).topN, 1000);
-  assert.equal(readServerSettings(reader({ timeoutSeconds: Number.POSITIVE_INFINITY })).timeoutSeconds, 10);
+  assert.equal(readServerSettings(reader({ timeoutSeconds: Number.POSITIVE_INFINITY })).timeoutSeconds, undefined);
 });
 
 test("measure names are normalized like the server does", () => {
@@ -33,7 +35,8 @@ test("initializationOptions carry trust; configuration changes never do", () => 
   assert.deepEqual(initializationOptions(s, false), { ...s, trusted: false });
   assert.equal(initializationOptions(s, true).trusted, true);
   const change = configurationChange(s);
-  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false, timeoutSeconds: 10 } } });
+  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false } } });
+  assert.equal(configurationChange(readServerSettings(reader({ timeoutSeconds: 3 }))).settings.faultlens.timeoutSeconds, 3);
   assert.equal("trusted" in change.settings.faultlens, false);
 });
 
