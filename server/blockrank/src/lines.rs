@@ -203,7 +203,7 @@ pub fn line_scores(
                 };
                 let detail = block_detail(cfg, b, &scores, first_line, last_line);
                 let id = blocks.len();
-                for p in &cfg.blocks[b].pieces {
+                for p in cfg.code(b) {
                     for l in p.line..=p.end_line {
                         best.push((l, detail.score, id));
                     }

@@ -8,8 +8,9 @@
 //!   condition is computed as a value and then tested (one more decision),
 //!   as gcc does;
 //! - decisions list their targets in gcc's order (checked against gcc 12):
-//!   the edge to the next operand of `&&`/`||` first, otherwise the edge
-//!   towards the true target of the whole condition first;
+//!   the edge to the operand evaluated next (`a || b || c`: `a`'s and `b`'s
+//!   false edges) first, otherwise the edge towards the true target of the
+//!   whole condition first;
 //! - `switch` dispatches once per distinct target block in source order
 //!   (adjacent labels share a block), with the implicit `default` last;
 //! - `while (1)`, `for (;;)` and `do ... while (0)` have no decision;
@@ -126,6 +127,7 @@ fn build_function(def: Node, src: &[u8]) -> Option<FunctionCfg> {
         line: header,
         end_line: header,
         continuation: false,
+        scope_open: false,
     });
     b.statement(body);
     if let Some(c) = b.cur {
@@ -134,6 +136,7 @@ fn build_function(def: Node, src: &[u8]) -> Option<FunctionCfg> {
             line: close,
             end_line: close,
             continuation: false,
+            scope_open: false,
         });
         b.edge(c, EXIT, EdgeKind::Return);
     }
@@ -245,6 +248,7 @@ impl Builder<'_> {
             line: line(node),
             end_line: end_line(node),
             continuation: false,
+            scope_open: false,
         });
     }
 
@@ -278,7 +282,25 @@ impl Builder<'_> {
 
     fn statement(&mut self, node: Node) {
         match node.kind() {
-            "compound_statement" => self.children(node),
+            "compound_statement" => {
+                // gcc may place the start of a scope that declares
+                // variables on the line of its `{` (`} else if (x) {`), so
+                // that line's count is not evidence about one block alone.
+                let mut cursor = node.walk();
+                let declares = node
+                    .named_children(&mut cursor)
+                    .any(|c| c.kind() == "declaration");
+                if declares && self.cur.is_some() {
+                    let l = line(node);
+                    self.add_piece(Piece {
+                        line: l,
+                        end_line: l,
+                        continuation: false,
+                        scope_open: true,
+                    });
+                }
+                self.children(node)
+            }
             "comment"
             | ";"
             | "type_definition"
@@ -371,6 +393,7 @@ impl Builder<'_> {
                     line: l,
                     end_line: l,
                     continuation: false,
+                    scope_open: false,
                 });
                 let mut cursor = node.walk();
                 let inner: Vec<Node> = node
@@ -404,6 +427,7 @@ impl Builder<'_> {
                     line: line(node),
                     end_line: end_line(node),
                     continuation: true,
+                    scope_open: false,
                 });
             }
         }
@@ -420,7 +444,7 @@ impl Builder<'_> {
                 let fail = self.new_block();
                 // gcc lists the failing edge first.
                 self.span = (line(cond), end_line(cond));
-                self.condition(cond, ok, fail, Some(fail));
+                self.condition(cond, ok, fail, Some(fail), None);
                 self.cur = Some(fail);
                 self.piece_of(stmt);
                 self.cur = Some(ok);
@@ -473,7 +497,7 @@ impl Builder<'_> {
         match node.kind() {
             "binary_expression" if matches!(operator(node, self.src), "&&" | "||") => {
                 let join = self.new_block();
-                self.condition(node, join, join, None);
+                self.condition(node, join, join, None, None);
                 self.cur = Some(join);
             }
             "conditional_expression" => {
@@ -489,7 +513,7 @@ impl Builder<'_> {
                 let t = self.new_block();
                 let f = self.new_block();
                 let join = self.new_block();
-                self.condition(c, t, f, None);
+                self.condition(c, t, f, None, None);
                 self.cur = Some(t);
                 self.piece_of(yes);
                 self.value(yes);
@@ -534,14 +558,22 @@ impl Builder<'_> {
     /// A statement's controlling expression.
     fn condition_top(&mut self, node: Node, t: usize, f: usize) {
         self.span = (line(node), end_line(node));
-        self.condition(node, t, f, Some(t));
+        self.condition(node, t, f, Some(t), None);
     }
 
     /// Lowers `node` as a condition: control goes to `t` when it holds and
     /// to `f` otherwise (`!(a && b)` is `a && b` with the targets swapped).
-    /// `then` is the true target of the whole condition, which gcc lists
-    /// first for a last operand.
-    fn condition(&mut self, node: Node, t: usize, f: usize, then: Option<usize>) {
+    /// `next` is the block of the operand evaluated right after this one
+    /// (gcc lists the edge to it first); `then` is the true target of the
+    /// whole condition, which gcc lists first for a last operand.
+    fn condition(
+        &mut self,
+        node: Node,
+        t: usize,
+        f: usize,
+        then: Option<usize>,
+        next: Option<usize>,
+    ) {
         let node = strip_parens(node);
         match node.kind() {
             "binary_expression" if matches!(operator(node, self.src), "&&" | "||") => {
@@ -549,24 +581,24 @@ impl Builder<'_> {
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
                 ) else {
-                    return self.atomic(node, t, f, then, None);
+                    return self.atomic(node, t, f, then, next);
                 };
                 let mid = self.new_block();
                 if operator(node, self.src) == "&&" {
-                    self.condition_operand(left, mid, f, then, mid);
+                    self.condition(left, mid, f, then, Some(mid));
                 } else {
-                    self.condition_operand(left, t, mid, then, mid);
+                    self.condition(left, t, mid, then, Some(mid));
                 }
                 self.cur = Some(mid);
-                self.condition(right, t, f, then);
+                self.condition(right, t, f, then, next);
             }
             "unary_expression" if operator(node, self.src) == "!" => {
                 let inner = node.child_by_field_name("argument").map(strip_parens);
                 match inner {
                     Some(inner) if is_splitting(inner, self.src) => {
-                        self.condition(inner, f, t, then)
+                        self.condition(inner, f, t, then, next)
                     }
-                    _ => self.atomic(node, t, f, then, None),
+                    _ => self.atomic(node, t, f, then, next),
                 }
             }
             "comma_expression" => {
@@ -575,8 +607,8 @@ impl Builder<'_> {
                     self.value(left);
                 }
                 match node.child_by_field_name("right") {
-                    Some(right) => self.condition(right, t, f, then),
-                    None => self.atomic(node, t, f, then, None),
+                    Some(right) => self.condition(right, t, f, then, next),
+                    None => self.atomic(node, t, f, then, next),
                 }
             }
             "number_literal" | "true" | "false" => {
@@ -585,25 +617,7 @@ impl Builder<'_> {
                 self.piece_of(node);
                 self.jump(if holds { t } else { f });
             }
-            _ => self.atomic(node, t, f, then, None),
-        }
-    }
-
-    /// An operand of `&&`/`||` that is not the last: gcc lists the edge to
-    /// the next operand (`next`) first.
-    fn condition_operand(
-        &mut self,
-        node: Node,
-        t: usize,
-        f: usize,
-        then: Option<usize>,
-        next: usize,
-    ) {
-        let stripped = strip_parens(node);
-        if is_splitting(stripped, self.src) {
-            self.condition(stripped, t, f, then);
-        } else {
-            self.atomic(stripped, t, f, then, Some(next));
+            _ => self.atomic(node, t, f, then, next),
         }
     }
 
@@ -613,10 +627,11 @@ impl Builder<'_> {
         self.value(node);
         let b = self.current();
         self.piece_of(node);
-        let first_is_false = match next {
-            Some(n) => f == n && t != n,
-            None => then == Some(f) && t != f,
-        };
+        let first_is_false = t != f
+            && match next {
+                Some(n) if n == f || n == t => n == f,
+                _ => then == Some(f),
+            };
         let (span_lo, span_hi) = self.span;
         self.blocks[b].decision = Some(Decision {
             kind: DecisionKind::Condition,
@@ -816,6 +831,7 @@ impl Builder<'_> {
             line: l,
             end_line: label_end,
             continuation: false,
+            scope_open: false,
         });
         let pieces_added = self.pieces_added;
         let ctx = self.switches.last_mut().expect("checked above");

@@ -59,6 +59,10 @@ pub struct Piece {
     /// after `x = c ? a : b`). gcc may place that code on either of the
     /// statement's lines, so its line counts are not used as evidence.
     pub continuation: bool,
+    /// The `{` of a scope that declares variables: no code of its own, but
+    /// gcc may count the scope's entries on that line, so the line's count
+    /// is not used as evidence. Not part of the block's line span.
+    pub scope_open: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -106,14 +110,18 @@ pub enum EdgeKind {
 impl FunctionCfg {
     /// First line of a block's code, if it has any.
     pub fn first_line(&self, block: usize) -> Option<u32> {
-        self.blocks[block].pieces.first().map(|p| p.line)
+        self.code(block).next().map(|p| p.line)
+    }
+
+    /// A block's pieces that are code (not scope braces).
+    pub fn code(&self, block: usize) -> impl Iterator<Item = &Piece> {
+        self.blocks[block].pieces.iter().filter(|p| !p.scope_open)
     }
 
     /// Lowest and highest line of a block's code.
     pub fn line_span(&self, block: usize) -> Option<(u32, u32)> {
-        let pieces = &self.blocks[block].pieces;
-        let lo = pieces.iter().map(|p| p.line).min()?;
-        let hi = pieces.iter().map(|p| p.end_line).max()?;
+        let lo = self.code(block).map(|p| p.line).min()?;
+        let hi = self.code(block).map(|p| p.end_line).max()?;
         Some((lo, hi))
     }
 

@@ -82,6 +82,8 @@ struct Equation {
     priority: usize,
     /// For the last-line equation of a block ending in a call: the callee.
     callee: Option<String>,
+    /// What the equation says, for explanations.
+    origin: &'static str,
 }
 
 #[derive(Debug, Clone)]
@@ -92,7 +94,14 @@ struct Cluster {
     edges: Vec<usize>,
 }
 
-const LEVELS: usize = 3;
+/// Levels of evidence, most reliable first: gcov's branch counts, other
+/// exact equations, last-line counts that a stop inside a call would make
+/// wrong, conservation of blocks with calls.
+const BRANCH: usize = 0;
+const EXACT: usize = 1;
+const INEXACT: usize = 2;
+const LAST_RESORT: usize = 3;
+const LEVELS: usize = 4;
 
 /// What can be prepared once per function and reused for every test.
 #[derive(Debug, Clone)]
@@ -160,8 +169,9 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
             equations.push(Equation {
                 terms: vec![(e, 1)],
                 rhs: Rhs::Branch { cluster: ci, item },
-                priority: 0,
+                priority: BRANCH,
                 callee: None,
+                origin: "branch count",
             });
         }
     }
@@ -182,7 +192,7 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
         .blocks
         .iter()
         .flat_map(|b| b.pieces.iter())
-        .filter(|p| p.continuation)
+        .filter(|p| p.continuation || p.scope_open)
         .flat_map(|p| p.line..=p.end_line)
         .collect();
     ambiguous.sort_unstable();
@@ -194,9 +204,7 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
             continue;
         }
         let group = &on_line[&l];
-        let all_start_here = group
-            .iter()
-            .all(|&b| cfg.blocks[b].pieces.first().map(|p| p.line) == Some(l));
+        let all_start_here = group.iter().all(|&b| cfg.first_line(b) == Some(l));
         if all_start_here && !has_cycle(cfg, group) {
             let terms: Vec<(usize, i64)> = group
                 .iter()
@@ -208,8 +216,9 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
                 equations.push(Equation {
                     terms,
                     rhs: Rhs::Line(l),
-                    priority: 0,
+                    priority: EXACT,
                     callee: None,
+                    origin: "line count",
                 });
             }
         }
@@ -235,8 +244,9 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
             equations.push(Equation {
                 terms: vec![(block.succs[0], 1)],
                 rhs: Rhs::Line(l),
-                priority: if call_on_last_line { 1 } else { 0 },
+                priority: if call_on_last_line { INEXACT } else { EXACT },
                 callee: block.last_callee.clone().filter(|_| call_on_last_line),
+                origin: "last line count",
             });
         }
     }
@@ -253,8 +263,13 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
         equations.push(Equation {
             terms,
             rhs: Rhs::Zero,
-            priority: if block.last_call_line.is_some() { 2 } else { 0 },
+            priority: if block.last_call_line.is_some() {
+                LAST_RESORT
+            } else {
+                EXACT
+            },
             callee: None,
+            origin: "conservation",
         });
     }
 
@@ -350,44 +365,7 @@ impl FunctionPlan {
         if self.executable.iter().all(|&l| view.count(l) == 0) {
             return result; // the test never entered this function
         }
-        // Branch values per cluster, when the cluster matches.
-        let cluster_values: Vec<Option<Vec<u64>>> = self
-            .clusters
-            .iter()
-            .map(|c| {
-                let mut items = Vec::new();
-                for l in c.lo..=c.hi {
-                    if let Some(b) = view.branches.get(&l) {
-                        items.extend_from_slice(b);
-                    }
-                }
-                if items.len() == c.edges.len() {
-                    Some(items)
-                } else if items.is_empty()
-                    && self
-                        .executable
-                        .iter()
-                        .filter(|&&l| l >= c.lo && l <= c.hi)
-                        .all(|&l| view.count(l) == 0)
-                {
-                    Some(vec![0; c.edges.len()])
-                } else {
-                    result.unmatched_branches += 1;
-                    None
-                }
-            })
-            .collect();
-        let rhs: Vec<Option<i64>> = self
-            .equations
-            .iter()
-            .map(|eq| match eq.rhs {
-                Rhs::Line(l) => Some(view.count(l) as i64),
-                Rhs::Zero => Some(0),
-                Rhs::Branch { cluster, item } => {
-                    cluster_values[cluster].as_ref().map(|v| v[item] as i64)
-                }
-            })
-            .collect();
+        let rhs = self.right_hand_sides(view, &mut result);
         let (mut value, mut inconsistent) = self.solve(&rhs);
         if inconsistent > 0 {
             result.stop_resolved = true;
@@ -396,7 +374,7 @@ impl FunctionPlan {
             // whose removal makes the exact evidence agree.
             let mut best: Option<(usize, Vec<Option<i64>>)> = None;
             let mut candidates: Vec<usize> = (0..self.equations.len())
-                .filter(|&i| self.equations[i].priority == 1 && rhs[i].unwrap_or(0) > 0)
+                .filter(|&i| self.equations[i].priority == INEXACT && rhs[i].unwrap_or(0) > 0)
                 .collect();
             // Calls to functions that did not return first (stable order).
             candidates.sort_by_key(|&i| !self.equations[i].callee.as_deref().is_some_and(stopped));
@@ -424,6 +402,92 @@ impl FunctionPlan {
             }
         }
         result
+    }
+
+    /// Each equation's right-hand side in this test (`None`: unavailable).
+    fn right_hand_sides(&self, view: &CoverageView, stats: &mut EdgeProfile) -> Vec<Option<i64>> {
+        // Branch values per cluster, when the cluster matches.
+        let cluster_values: Vec<Option<Vec<u64>>> = self
+            .clusters
+            .iter()
+            .map(|c| {
+                let mut items = Vec::new();
+                for l in c.lo..=c.hi {
+                    if let Some(b) = view.branches.get(&l) {
+                        items.extend_from_slice(b);
+                    }
+                }
+                if items.len() == c.edges.len() {
+                    Some(items)
+                } else if items.is_empty()
+                    && self
+                        .executable
+                        .iter()
+                        .filter(|&&l| l >= c.lo && l <= c.hi)
+                        .all(|&l| view.count(l) == 0)
+                {
+                    Some(vec![0; c.edges.len()])
+                } else {
+                    stats.unmatched_branches += 1;
+                    None
+                }
+            })
+            .collect();
+        let rhs: Vec<Option<i64>> = self
+            .equations
+            .iter()
+            .map(|eq| match eq.rhs {
+                Rhs::Line(l) => Some(view.count(l) as i64),
+                Rhs::Zero => Some(0),
+                Rhs::Branch { cluster, item } => {
+                    cluster_values[cluster].as_ref().map(|v| v[item] as i64)
+                }
+            })
+            .collect();
+        rhs
+    }
+
+    /// The exact equations the solution of one test violates, described
+    /// (for investigating data that does not fit the graph).
+    pub fn conflicts(&self, view: &CoverageView, cfg: &FunctionCfg) -> Vec<String> {
+        let profile = self.profile(view);
+        let rhs = self.right_hand_sides(view, &mut EdgeProfile::default());
+        let mut out = Vec::new();
+        for (i, eq) in self.equations.iter().enumerate() {
+            let Some(r) = rhs[i] else { continue };
+            if eq.priority > EXACT {
+                continue;
+            }
+            let sum: i64 = eq
+                .terms
+                .iter()
+                .map(|&(e, c)| c * profile.counts[e] as i64)
+                .sum();
+            if sum != r {
+                let edges: Vec<String> = eq
+                    .terms
+                    .iter()
+                    .map(|&(e, c)| {
+                        format!(
+                            "{}{} = {}",
+                            if c < 0 { "-" } else { "" },
+                            cfg.describe_edge(e),
+                            profile.counts[e]
+                        )
+                    })
+                    .collect();
+                let place = match eq.rhs {
+                    Rhs::Line(l) => format!(" of line {l}"),
+                    _ => String::new(),
+                };
+                out.push(format!(
+                    "{}{place}: expected {r}, edges give {sum}: {}",
+                    eq.origin,
+                    edges.join(", ")
+                ));
+            }
+        }
+        out
     }
 
     /// Propagation: repeatedly solve an equation with one unknown edge left,
@@ -478,7 +542,7 @@ impl FunctionPlan {
                     work[self.equations[j].priority].push(j);
                 } else if unknowns[j] == 0
                     && remaining[j] != 0
-                    && self.equations[j].priority == 0
+                    && self.equations[j].priority <= EXACT
                     && j != i
                 {
                     inconsistent += 1;
