@@ -84,6 +84,13 @@ enum Command {
     Lsp,
 }
 
+fn is_cancelled(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<faultlens_pipeline::PipelineError>(),
+        Some(faultlens_pipeline::PipelineError::Cancelled)
+    )
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -105,6 +112,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if is_cancelled(&e) => {
+            eprintln!("faultlens: cancelled; nothing was written");
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)

@@ -462,6 +462,17 @@ fn results_written_by_the_cli_later_are_picked_up() {
     client.wait_notification("faultlens/status", |s| s["state"] == "error");
     cli(&["localize", root.to_str().unwrap()]);
     client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    // Deleting the results clears what the editor shows.
+    std::fs::remove_file(&results).unwrap();
+    client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| d.is_empty())
+    });
+    for m in &client.log {
+        if m["method"] == "faultlens/status" || m["method"] == "textDocument/publishDiagnostics" {
+            eprintln!("LOG {} {}", m["method"], m["params"]["state"]);
+        }
+    }
+    client.wait_notification("faultlens/status", |s| s["state"] == "untrusted");
     client.shutdown();
 }
 

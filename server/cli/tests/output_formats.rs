@@ -167,7 +167,14 @@ fn blockrank_is_a_measure_like_the_others_with_its_block_in_the_json() {
     assert_eq!(block["function"], "middle");
     assert!(block["t"].as_f64().unwrap() > 0.0);
     assert!(!block["incoming"].as_array().unwrap().is_empty());
-    let out = faultlens(&["rank", dir.path().to_str().unwrap(), "--measure", "blockrank", "--format", "sarif"]);
+    let out = faultlens(&[
+        "rank",
+        dir.path().to_str().unwrap(),
+        "--measure",
+        "blockrank",
+        "--format",
+        "sarif",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "blockrank");

@@ -44,11 +44,12 @@ pub enum PipelineError {
     #[error("coverage data could not be read: {0}")]
     Coverage(String),
 
-    #[error("{context}: {source}")]
+    // The cause is part of the message, not a `source`, so error chains do
+    // not print it twice.
+    #[error("{context}: {cause}{}", io_hint(cause))]
     Io {
         context: String,
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 
     #[error("{path}: {message}")]
@@ -56,14 +57,26 @@ pub enum PipelineError {
 
     #[error("the run was cancelled")]
     Cancelled,
+
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl PipelineError {
     pub fn io(context: impl Into<String>, source: std::io::Error) -> PipelineError {
         PipelineError::Io {
             context: context.into(),
-            source,
+            cause: source,
         }
+    }
+}
+
+fn io_hint(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::PermissionDenied => {
+            "\nfaultlens keeps its build and results in the project's .faultlens/ directory; make the project directory writable for you"
+        }
+        _ => "",
     }
 }
 

@@ -13,6 +13,7 @@ pub mod error;
 mod execute;
 pub mod gcov;
 mod localize;
+pub mod lock;
 pub mod paths;
 pub mod project;
 pub mod shadow;

@@ -56,6 +56,7 @@ pub fn localize(
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
 ) -> Result<RunResults> {
+    let _lock = crate::lock::RunLock::acquire(&project.work_dir())?;
     let tools = Toolchain::find(&project.config)?;
     let jobs = options
         .jobs

@@ -2,69 +2,125 @@
 //! copy of the project under `.faultlens/shadow`, so the user's tree and
 //! their own build products are never touched.
 //!
-//! The copy is incremental (files whose size and modification time match are
-//! skipped) and preserves modification times, so `make` rebuilds exactly
-//! what changed. Build products (objects, archives, executables, coverage
-//! files) are not copied: a stale non-coverage object would otherwise be
-//! linked into the coverage build.
+//! The copy is incremental. A manifest beside it remembers the size and
+//! modification time each file had when it was copied; a file is copied
+//! again when either changed (in any direction: a file restored with an
+//! older time, as `tar`, `cp -p` or `git stash` do, is copied too). Copies
+//! get the current time, so `make` always sees them as newer than the
+//! objects built from their previous content. Files deleted from the project
+//! are deleted from the copy. Build products (objects, archives,
+//! executables, coverage files) are not copied: a stale non-coverage object
+//! would otherwise be linked into the coverage build.
 
 use crate::error::{PipelineError, Result};
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
 
 const SKIPPED_DIRS: &[&str] = &[".faultlens", ".git", ".hg", ".svn"];
 const SKIPPED_EXTENSIONS: &[&str] = &["o", "obj", "a", "so", "gcno", "gcda", "gcov"];
+
+/// Relative path → (size, modification time in ns) when it was copied.
+type Manifest = BTreeMap<PathBuf, (u64, u128)>;
+
+fn manifest_path(shadow: &Path) -> PathBuf {
+    shadow.with_extension("manifest")
+}
 
 /// Brings `shadow` up to date with `root`. Returns how many files were copied.
 pub fn sync(root: &Path, shadow: &Path) -> Result<usize> {
     fs::create_dir_all(shadow)
         .map_err(|e| PipelineError::io(format!("creating {}", shadow.display()), e))?;
+    let old = read_manifest(&manifest_path(shadow));
+    let mut new = Manifest::new();
     let mut copied = 0;
-    sync_dir(root, shadow, &mut copied)?;
+    sync_dir(root, shadow, Path::new(""), &old, &mut new, &mut copied)?;
+    for gone in old.keys().filter(|p| !new.contains_key(*p)) {
+        let _ = fs::remove_file(shadow.join(gone));
+    }
+    write_manifest(&manifest_path(shadow), &new)?;
     Ok(copied)
 }
 
-fn sync_dir(from: &Path, to: &Path, copied: &mut usize) -> Result<()> {
-    let entries = fs::read_dir(from)
+fn sync_dir(
+    root: &Path,
+    shadow: &Path,
+    relative: &Path,
+    old: &Manifest,
+    new: &mut Manifest,
+    copied: &mut usize,
+) -> Result<()> {
+    let from = root.join(relative);
+    let entries = fs::read_dir(&from)
         .map_err(|e| PipelineError::io(format!("listing {}", from.display()), e))?;
     for entry in entries {
         let entry =
             entry.map_err(|e| PipelineError::io(format!("listing {}", from.display()), e))?;
         let name = entry.file_name();
-        let name_str = name.to_string_lossy();
+        let rel = relative.join(&name);
         let source = entry.path();
-        let target = to.join(&name);
+        let target = shadow.join(&rel);
         let file_type = entry
             .file_type()
             .map_err(|e| PipelineError::io(format!("reading {}", source.display()), e))?;
         if file_type.is_dir() {
-            if SKIPPED_DIRS.contains(&name_str.as_ref()) {
+            if SKIPPED_DIRS.contains(&name.to_string_lossy().as_ref()) {
                 continue;
             }
             fs::create_dir_all(&target)
                 .map_err(|e| PipelineError::io(format!("creating {}", target.display()), e))?;
-            sync_dir(&source, &target, copied)?;
+            sync_dir(root, shadow, &rel, old, new, copied)?;
         } else if file_type.is_file() {
             if is_build_product(&source) {
                 continue;
             }
-            if up_to_date(&source, &target) {
-                continue;
+            let meta = fs::metadata(&source)
+                .map_err(|e| PipelineError::io(format!("reading {}", source.display()), e))?;
+            let stamp = (
+                meta.len(),
+                meta.modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            if old.get(&rel) != Some(&stamp) || !target.is_file() {
+                // A fresh copy has the current time: newer than any object
+                // built from the old content.
+                let _ = fs::remove_file(&target);
+                fs::copy(&source, &target)
+                    .map_err(|e| PipelineError::io(format!("copying {}", source.display()), e))?;
+                *copied += 1;
             }
-            fs::copy(&source, &target)
-                .map_err(|e| PipelineError::io(format!("copying {}", source.display()), e))?;
-            if let Ok(modified) = fs::metadata(&source).and_then(|m| m.modified()) {
-                if let Ok(file) = fs::File::options().write(true).open(&target) {
-                    let _ = file.set_modified(modified);
-                }
-            }
-            *copied += 1;
+            new.insert(rel, stamp);
         }
         // Symlinks and special files are left out: a build that needs them
         // can use `sources` instead, or create them itself.
     }
     Ok(())
+}
+
+fn read_manifest(path: &Path) -> Manifest {
+    let Ok(text) = fs::read_to_string(path) else {
+        return Manifest::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            let len = parts.next()?.parse().ok()?;
+            let time = parts.next()?.parse().ok()?;
+            Some((PathBuf::from(parts.next()?), (len, time)))
+        })
+        .collect()
+}
+
+fn write_manifest(path: &Path, manifest: &Manifest) -> Result<()> {
+    let text: String = manifest
+        .iter()
+        .map(|(p, (len, time))| format!("{len} {time} {}\n", p.display()))
+        .collect();
+    fs::write(path, text).map_err(|e| PipelineError::io(format!("writing {}", path.display()), e))
 }
 
 fn is_build_product(path: &Path) -> bool {
@@ -79,16 +135,10 @@ fn is_build_product(path: &Path) -> bool {
         .is_ok_and(|_| &magic == b"\x7fELF")
 }
 
-fn up_to_date(source: &Path, target: &Path) -> bool {
-    match (fs::metadata(source), fs::metadata(target)) {
-        (Ok(s), Ok(t)) => s.len() == t.len() && s.modified().ok() == t.modified().ok(),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, SystemTime};
 
     #[test]
     fn copies_sources_skips_products_and_is_incremental() {
@@ -110,5 +160,51 @@ mod tests {
             0,
             "nothing changed, nothing copied"
         );
+    }
+
+    #[test]
+    fn a_file_restored_with_an_older_time_is_copied_with_a_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(root.join("a.c"), "int x = 1;\n").unwrap();
+        let shadow = root.join(".faultlens/shadow");
+        sync(&root, &shadow).unwrap();
+        // Same size, older time: what `tar x` or `cp -p` of an old version does.
+        fs::write(root.join("a.c"), "int x = 2;\n").unwrap();
+        let old = SystemTime::now() - Duration::from_secs(3 * 365 * 24 * 3600);
+        fs::File::options()
+            .write(true)
+            .open(root.join("a.c"))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert_eq!(sync(&root, &shadow).unwrap(), 1);
+        assert_eq!(
+            fs::read_to_string(shadow.join("a.c")).unwrap(),
+            "int x = 2;\n"
+        );
+        let copied = fs::metadata(shadow.join("a.c"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert!(
+            copied > SystemTime::now() - Duration::from_secs(60),
+            "the copy is newer than any object"
+        );
+    }
+
+    #[test]
+    fn a_file_deleted_from_the_project_leaves_the_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(root.join("a.c"), "int a;\n").unwrap();
+        fs::write(root.join("b.c"), "int b;\n").unwrap();
+        let shadow = root.join(".faultlens/shadow");
+        sync(&root, &shadow).unwrap();
+        fs::remove_file(root.join("b.c")).unwrap();
+        sync(&root, &shadow).unwrap();
+        assert!(shadow.join("a.c").exists() && !shadow.join("b.c").exists());
     }
 }

@@ -83,6 +83,7 @@ pub fn run(
         ));
     }
 
+    let cancel = super::localize::cancel_on_interrupt();
     let mut scores = Vec::new();
     let mut summaries = Vec::new();
     for dir in &fixtures {
@@ -93,7 +94,8 @@ pub fn run(
             .into_owned();
         eprintln!("faultlens eval: {name}");
         let truth = GroundTruth::read(dir)?;
-        let results = Arc::new(run_fixture(dir).with_context(|| format!("fixture {name}"))?);
+        let results =
+            Arc::new(run_fixture(dir, &cancel).with_context(|| format!("fixture {name}"))?);
         let sources = store::read_sources(dir, &results);
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         for &measure in &measures {
@@ -132,14 +134,9 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_fixture(dir: &Path) -> anyhow::Result<RunResults> {
+fn run_fixture(dir: &Path, cancel: &CancelToken) -> anyhow::Result<RunResults> {
     let project = Project::load(dir)?;
-    let results = faultlens_pipeline::localize(
-        &project,
-        &RunOptions::default(),
-        &|_| {},
-        &CancelToken::new(),
-    )?;
+    let results = faultlens_pipeline::localize(&project, &RunOptions::default(), &|_| {}, cancel)?;
     store::write_results(&project.root, &results)?;
     if results.failed_count() == 0 {
         return Err(anyhow!(

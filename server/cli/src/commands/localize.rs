@@ -40,17 +40,32 @@ pub fn run(
         jobs,
     };
     let reporter = Reporter::new();
-    let outcome = faultlens_pipeline::localize(
-        &project,
-        &options,
-        &|p| reporter.update(p),
-        &CancelToken::new(),
-    );
+    let cancel = cancel_on_interrupt();
+    let outcome =
+        faultlens_pipeline::localize(&project, &options, &|p| reporter.update(p), &cancel);
     reporter.finish();
     let results = outcome?;
     let path = store::write_results(&project.root, &results)?;
     eprintln!("faultlens: results written to {}", path.display());
     render(&project.root, results, measure, args)
+}
+
+/// A token that Ctrl-C (SIGINT) or SIGTERM cancels, so running tests are
+/// stopped rather than orphaned. A second interrupt exits at once.
+pub fn cancel_on_interrupt() -> CancelToken {
+    let token = CancelToken::new();
+    let handler_token = token.clone();
+    let installed = ctrlc::set_handler(move || {
+        if handler_token.is_cancelled() {
+            std::process::exit(130);
+        }
+        eprintln!("\nfaultlens: stopping the running tests (press Ctrl-C again to quit at once)");
+        handler_token.cancel();
+    });
+    if let Err(e) = installed {
+        eprintln!("faultlens: Ctrl-C will not stop running tests cleanly: {e}");
+    }
+    token
 }
 
 pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {

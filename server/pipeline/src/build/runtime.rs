@@ -34,9 +34,13 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
 }
 "#;
 
-/// Compiles the runtime under `work_dir/rt/` and returns the object's path.
+/// Compiles the runtime and returns the object's path: under
+/// `work_dir/rt/`, or, when that path holds characters that build tools
+/// split or interpret (spaces, quotes), in a private directory under the
+/// system's temporary directory. The object's path goes into `LDFLAGS` and
+/// CMake's linker flags, which are split on whitespace.
 pub fn build_runtime(cc: &str, work_dir: &Path) -> Result<PathBuf> {
-    let dir = work_dir.join("rt");
+    let dir = runtime_dir(work_dir);
     std::fs::create_dir_all(&dir)
         .map_err(|e| PipelineError::io(format!("creating {}", dir.display()), e))?;
     let source = dir.join("faultlens_rt.c");
@@ -59,4 +63,27 @@ pub fn build_runtime(cc: &str, work_dir: &Path) -> Result<PathBuf> {
         });
     }
     Ok(object)
+}
+
+fn runtime_dir(work_dir: &Path) -> PathBuf {
+    let plain = |p: &Path| {
+        p.to_string_lossy()
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._+-".contains(c))
+    };
+    let inside = work_dir.join("rt");
+    if plain(&inside) {
+        return inside;
+    }
+    // Distinct per project and user; the temporary directory itself is
+    // assumed to have a plain path.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in work_dir.to_string_lossy().bytes() {
+        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    // SAFETY: getuid cannot fail and has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    std::env::temp_dir()
+        .join(format!("faultlens-rt-{uid}"))
+        .join(format!("{hash:016x}"))
 }
