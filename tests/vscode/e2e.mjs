@@ -39,7 +39,7 @@ const codeServer = path.join(opt.cache, "code-server/node_modules/.bin/code-serv
 const { chromium } = createRequire(path.join(opt.cache, "playwright/"))("playwright-core");
 
 const FAULT_LINE = 22; // 1-based, fixtures/mid-args/ground-truth.json
-const TOP_BACKGROUND = "rgba(253, 231, 37, 0.48)";
+const TOP_BACKGROUND = "rgba(253, 231, 37, 0.42)";
 
 const results = [];
 function record(name, ok, error) {

@@ -51,7 +51,7 @@ export function heatColor(heat: number): Rgb {
  * with heat so the most suspicious lines stand out on light and dark themes alike.
  */
 export function backgroundAlpha(heat: number): number {
-  return Math.round((0.14 + 0.34 * clampHeat(heat)) * 100) / 100;
+  return Math.round((0.12 + 0.3 * clampHeat(heat)) * 100) / 100;
 }
 
 export function rgba(c: Rgb, alpha: number): string {

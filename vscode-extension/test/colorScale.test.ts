@@ -75,7 +75,7 @@ test("shades quantize heat to 101 levels and map back to the scale", () => {
   assert.equal(heatShade(2), 100);
   const s = shadeStyle(100);
   assert.equal(s.overviewRuler, "#fde725");
-  assert.equal(s.background, "rgba(253, 231, 37, 0.48)");
+  assert.equal(s.background, "rgba(253, 231, 37, 0.42)");
 });
 
 test("background opacity grows with heat but keeps text readable", () => {

@@ -16,7 +16,7 @@ const vscode = require("vscode");
 
 // The fixture's known fault (fixtures/mid-args/ground-truth.json): mid.c:22, 0-based 21.
 const FAULT_LINE = 21;
-const TOP_BACKGROUND = "rgba(253, 231, 37, 0.48)"; // viridis at heat 1 (colorScale.ts)
+const TOP_BACKGROUND = "rgba(253, 231, 37, 0.42)"; // viridis at heat 1 (colorScale.ts)
 
 function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
