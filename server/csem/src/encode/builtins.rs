@@ -284,6 +284,60 @@ impl Enc<'_> {
                 self.mem.copy(&mut self.cnf, &d, &s, n)?;
                 SVal::Ptr(d)
             }
+            B::Strchr => {
+                let p = Self::ptr_arg(&vals[0]);
+                let s = self.mem.const_string(&mut self.cnf, &p)?;
+                let cb = Self::int_arg(&vals[1]);
+                let Some(c) = self
+                    .cnf
+                    .const_value(&cb)
+                    .or_else(|| self.cnf.shadow_value(&cb))
+                else {
+                    return fail("strchr of a free character");
+                };
+                if self.cnf.const_value(&cb).is_none() {
+                    let k = self.cnf.bv_const(c, cb.width());
+                    let eq = self.cnf.bv_eq(&cb, &k);
+                    self.mem.pins.push(eq);
+                }
+                let c = c as u8;
+                let at = if c == 0 {
+                    Some(s.len())
+                } else {
+                    s.iter().position(|b| *b == c)
+                };
+                match at {
+                    Some(i) => {
+                        let d = self.cnf.bv_const(i as u64, 64);
+                        SVal::Ptr(SPtr {
+                            obj: p.obj,
+                            off: self.cnf.bv_add(&p.off, &d),
+                        })
+                    }
+                    None => SVal::Ptr(SPtr {
+                        obj: None,
+                        off: self.cnf.bv_const(0, 64),
+                    }),
+                }
+            }
+            B::Strcspn | B::Strspn => {
+                let s = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
+                let set = self
+                    .mem
+                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[1]))?;
+                let inside = b == B::Strspn;
+                let n = s.iter().take_while(|c| set.contains(c) == inside).count();
+                self.const_int(n as i128, IntKind::ULong)
+            }
+            B::Strcpy => {
+                let (d, src) = (Self::ptr_arg(&vals[0]), Self::ptr_arg(&vals[1]));
+                let mut s = self.mem.const_string(&mut self.cnf, &src)?;
+                s.push(0);
+                self.write_const_bytes(&d, &s)?;
+                SVal::Ptr(d)
+            }
             B::Exit => return Err(Stop::Exit(Self::int_arg(&vals[0]))),
             B::Abort | B::AssertFail => return Err(Stop::Abort),
             other => return fail(format!("library function {other:?}")),
@@ -291,9 +345,21 @@ impl Enc<'_> {
     }
 
     fn write_const_bytes(&mut self, at: &SPtr, bytes: &[u8]) -> Result<(), Stop> {
-        let (Some(obj), Some(off)) = (at.obj, self.cnf.const_value(&at.off)) else {
-            return fail("a write at a symbolic address by a library function");
+        let Some(obj) = at.obj else {
+            return fail("a library write through a null pointer");
         };
+        let Some(off) = self
+            .cnf
+            .const_value(&at.off)
+            .or_else(|| self.cnf.shadow_value(&at.off))
+        else {
+            return fail("a library write at a free address");
+        };
+        if self.cnf.const_value(&at.off).is_none() {
+            let k = self.cnf.bv_const(off, 64);
+            let eq = self.cnf.bv_eq(&at.off, &k);
+            self.mem.pins.push(eq);
+        }
         if off + bytes.len() as u64 > self.mem.size(obj) {
             return fail("a library write out of bounds");
         }

@@ -226,10 +226,14 @@ impl SMem {
         let mut hits = Vec::new();
         for i in (0..n).rev() {
             let o = i * kind.size();
+            // An offset holding a differently typed value is not a candidate (the access
+            // would be undefined there: it counts as outside every candidate).
+            let Ok(v) = self.read_cell(cnf, id, o, kind, None) else {
+                continue;
+            };
             let c = cnf.bv_const(o, 64);
             let eq = cnf.bv_eq(&p.off, &c);
             hits.push(eq);
-            let v = self.read_cell(cnf, id, o, kind, None)?;
             val = Some(match val {
                 None => v,
                 Some(rest) => ite(cnf, eq, &v, &rest)?,
@@ -288,19 +292,12 @@ impl SMem {
         let mut hits = Vec::new();
         for i in 0..n {
             let o = i * kind.size();
+            let Ok(old) = self.read_cell(cnf, id, o, kind, None) else {
+                continue;
+            };
             let c = cnf.bv_const(o, 64);
             let eq = cnf.bv_eq(&p.off, &c);
             hits.push(eq);
-            let old = self.read_cell(
-                cnf,
-                id,
-                o,
-                kind,
-                match &v {
-                    SVal::Ptr(q) => q.obj,
-                    _ => None,
-                },
-            )?;
             let new = ite(cnf, eq, &v, &old)?;
             self.objs[id].cells.insert(o, Cell { kind, val: new });
         }

@@ -790,6 +790,16 @@ impl<'a> Enc<'a> {
                         off: self.cnf.bv_ite(ct, &x.off, &y.off),
                     }),
                     (SVal::Void, SVal::Void) => SVal::Void,
+                    (x @ SVal::Ptr(_), y @ SVal::Ptr(_)) if self.cnf.shadow(ct).is_some() => {
+                        // Pointers into different objects: follow the run's choice.
+                        let run_ct = self.cnf.shadow(ct) == Some(true);
+                        self.mem.pins.push(if run_ct { ct } else { !ct });
+                        if run_ct {
+                            x
+                        } else {
+                            y
+                        }
+                    }
                     _ => {
                         return Err(Stop::Fail(EncodeError::Unsupported(
                             "`?:` choosing between objects".into(),
