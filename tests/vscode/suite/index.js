@@ -55,6 +55,23 @@ function codeOf(d) {
   return d.code !== null && typeof d.code === "object" ? String(d.code.value) : String(d.code);
 }
 
+/** Live `faultlens` processes started by this extension host (Linux /proc). */
+function serverChildren() {
+  const found = [];
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      // pid (comm) state ppid ...; comm may contain spaces, so split after the last ')'.
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (comm === "faultlens" && Number(fields[1]) === process.pid && fields[0] !== "Z") found.push(Number(pid));
+    } catch {
+      /* the process ended while we looked */
+    }
+  }
+  return found;
+}
+
 function hoverText(hovers) {
   return hovers
     .flatMap((h) => h.contents)
@@ -331,10 +348,16 @@ async function trusted(check) {
     await waitFor("status done", () => api.status().state === "done", 30000);
   });
 
-  await check("Restart Language Server comes back with the results from disk", async () => {
+  await check("Restart Language Server comes back with the results from disk, one server process", async () => {
+    const before = serverChildren();
+    assert(before.length === 1, `server processes before: ${describe(before)}`);
     await vscode.commands.executeCommand("faultlens.restartServer");
     await waitFor("the server to run again", () => api.serverRunning(), 30000);
     await waitFor("status done after restart", () => api.status().state === "done" && api.tree().length === 1, 30000);
+    await waitFor("exactly one new server process", () => {
+      const now = serverChildren();
+      return now.length === 1 && now[0] !== before[0];
+    }, 10000);
   });
 }
 
