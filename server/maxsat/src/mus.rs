@@ -47,6 +47,8 @@ pub fn minimal_core(
     };
     let order = |core: &mut Vec<Lit>| core.sort_by_key(|l| assumptions.iter().position(|a| a == l));
     order(&mut core);
+    // A repeated assumption would survive its own deletion.
+    core.dedup();
     // Literals before `index` are known to be necessary.
     let mut index = 0;
     while index < core.len() {
