@@ -1,11 +1,14 @@
-//! Benchmark: per io fixture, the interpreter's time per test against the
-//! gcc-built binary's (process start included), medians over the fixture's tests.
+//! Benchmark, per io fixture: the interpreter's time per test against the
+//! gcc-built binary's (process start included), medians over the fixture's
+//! tests; and the CNF size and solve time (all statements healthy) of the
+//! encoding of the fixture's first encodable failing test.
 //! `cargo bench -p faultlens-csem --bench interp_speed`
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::fixtures::{fixture, fixture_dirs};
+use faultlens_csem::encode::{encode_run, Expected};
 use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
 use std::time::Instant;
 
@@ -45,6 +48,7 @@ fn main() {
         common::gcc_build(&dir, &sources, &cflags, &bin).unwrap();
         let (mut native, mut model) = (Vec::new(), Vec::new());
         let (mut steps, mut model_total) = (0u64, 0f64);
+        let mut cnf_stats = String::from("no encodable failing test");
         for t in &tests {
             let start = Instant::now();
             let n = common::run_native(&bin, &dir, &t.args, &t.stdin);
@@ -64,6 +68,27 @@ fn main() {
             if n.code == 137 || r.outcome == Outcome::StepLimit {
                 continue;
             }
+            let code = r.exit_code().unwrap_or(-1);
+            let passes = code == t.expected_exit
+                && t.expected_stdout.as_ref().is_none_or(|e| *e == r.stdout);
+            if !passes && cnf_stats.starts_with("no") {
+                let expected = Expected {
+                    stdout: t.expected_stdout.clone(),
+                    exit: t.expected_exit,
+                };
+                if let Ok(enc) = encode_run(&prog, &input, &expected, 5_000_000) {
+                    let start = Instant::now();
+                    let sat = enc.cnf.solve(&enc.all_health(true)).unwrap().is_some();
+                    let ms = start.elapsed().as_secs_f64() * 1e3;
+                    cnf_stats = format!(
+                        "{:>9} {:>10} {:>9.1}{}",
+                        enc.cnf.n_vars(),
+                        enc.cnf.clauses.len(),
+                        ms,
+                        if sat { " (SAT?)" } else { "" }
+                    );
+                }
+            }
             native.push(native_us);
             model.push(model_us);
             steps += r.steps;
@@ -71,7 +96,7 @@ fn main() {
         }
         let (nm, mm) = (median(native), median(model));
         println!(
-            "{name:<20} {:>6} {nm:>12.0} {mm:>12.0} {:>8.2} {:>14.0}",
+            "{name:<20} {:>6} {nm:>10.0} {mm:>10.0} {:>7.2} {:>12.0} | {cnf_stats}",
             tests.len(),
             mm / nm,
             steps as f64 / (model_total / 1e6)
