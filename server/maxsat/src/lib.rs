@@ -30,7 +30,9 @@ pub use engine::Solution;
 pub use enumerate::Enumeration;
 pub use instance::{Instance, InstanceError, Soft, SoftId, MAX_TOTAL_WEIGHT};
 pub use mus::{minimal_core, CoreOutcome};
-pub use solver::{enumerate_mcs, enumerate_optimal, solve, Algorithm, MaxSat, Outcome, Stats, Status};
+pub use solver::{
+    enumerate_mcs, enumerate_optimal, solve, Algorithm, MaxSat, Outcome, Stats, Status,
+};
 pub use wcnf::{read_wcnf, write_wcnf, WcnfError};
 
 /// Re-exported so callers build literals with the same rustsat version.

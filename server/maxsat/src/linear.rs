@@ -23,10 +23,7 @@ impl Linear {
     pub(crate) fn new(instance: &Instance, oracle: Oracle) -> Self {
         let softs = instance.soft().to_vec();
         // Cost counts falsified soft literals: the totalizer sums their negations.
-        let objective = softs
-            .iter()
-            .map(|s| (!s.lit, to_usize(s.weight)))
-            .collect();
+        let objective = softs.iter().map(|s| (!s.lit, to_usize(s.weight))).collect();
         Linear {
             oracle,
             softs,

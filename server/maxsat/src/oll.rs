@@ -13,6 +13,7 @@
 //! are passed; a model at a level lowers it to the next smaller weight, so the
 //! heavy cores are found first. Cores are trimmed (re-solved under themselves)
 //! and reduced by deletion with a conflict limit before they are relaxed.
+//! A first call without assumptions provides a feasible fallback solution.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -188,6 +189,19 @@ impl Oll {
 
 impl Engine for Oll {
     fn minimize(&mut self, cap: Option<u64>) -> Result<Step, Error> {
+        if self.best.is_none() {
+            // One call without assumptions: a feasible solution to fall back
+            // on if the budget runs out during the (often harder) core search.
+            match self.oracle.solve(&[])? {
+                Answer::Sat => {
+                    let solution = Solution::from_model(&self.softs, self.oracle.model()?);
+                    self.record(solution);
+                }
+                Answer::Unsat(_) => return Ok(Step::Unsat),
+                Answer::Stopped(reason) => return Ok(Step::Stopped(reason)),
+                Answer::Unknown => unreachable_unknown()?,
+            }
+        }
         let mut level = self.top_level();
         loop {
             if cap.is_some_and(|cap| self.lower_bound > cap) {
@@ -207,9 +221,10 @@ impl Engine for Oll {
                         Some(lower) => level = lower,
                         // Every assumption holds: the model costs the lower bound.
                         None => {
-                            let best = self.best.clone().ok_or_else(|| {
-                                Error::Internal("OLL lost its model".to_string())
-                            })?;
+                            let best = self
+                                .best
+                                .clone()
+                                .ok_or_else(|| Error::Internal("OLL lost its model".to_string()))?;
                             if best.cost != self.lower_bound {
                                 return Err(Error::Internal(format!(
                                     "OLL model costs {} but the lower bound is {}",

@@ -17,10 +17,7 @@ pub enum WcnfError {
     #[error("WCNF line {line}: {message}")]
     Syntax { line: usize, message: String },
     #[error("WCNF line {line}: {source}")]
-    Instance {
-        line: usize,
-        source: InstanceError,
-    },
+    Instance { line: usize, source: InstanceError },
 }
 
 /// Writes the instance in the 2022+ MaxSAT Evaluation format.

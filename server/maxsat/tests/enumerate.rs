@@ -2,7 +2,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{brute_mcses, brute_optimum, feasible_falsified_sets, is_subset, lit, random_instance, Rng};
+use common::{
+    brute_mcses, brute_optimum, feasible_falsified_sets, is_subset, lit, random_instance, Rng,
+};
 use faultlens_maxsat::{enumerate_mcs, enumerate_optimal, Algorithm, Budget, Instance};
 
 const ALGORITHMS: [Algorithm; 2] = [Algorithm::Oll, Algorithm::Linear];
@@ -19,9 +21,16 @@ fn enumerates_all_optimal_solutions_of_random_instances() {
             let found =
                 enumerate_optimal(&instance, algorithm, &Budget::unlimited(), usize::MAX).unwrap();
             assert!(found.complete, "round {round}");
-            let sets: BTreeSet<Vec<usize>> =
-                found.solutions.iter().map(|s| s.falsified.clone()).collect();
-            assert_eq!(sets.len(), found.solutions.len(), "duplicates in round {round}");
+            let sets: BTreeSet<Vec<usize>> = found
+                .solutions
+                .iter()
+                .map(|s| s.falsified.clone())
+                .collect();
+            assert_eq!(
+                sets.len(),
+                found.solutions.len(),
+                "duplicates in round {round}"
+            );
             assert_eq!(sets, expected, "round {round} {algorithm:?}");
         }
     }
@@ -39,12 +48,20 @@ fn enumerates_all_minimal_correction_sets_in_cost_order() {
             .collect();
         let feasible = feasible_falsified_sets(&instance);
         for algorithm in ALGORITHMS {
-            let found =
-                enumerate_mcs(&instance, algorithm, &Budget::unlimited(), max_size, usize::MAX)
-                    .unwrap();
+            let found = enumerate_mcs(
+                &instance,
+                algorithm,
+                &Budget::unlimited(),
+                max_size,
+                usize::MAX,
+            )
+            .unwrap();
             assert!(found.complete);
             let costs: Vec<u64> = found.solutions.iter().map(|s| s.cost).collect();
-            assert!(costs.windows(2).all(|w| w[0] <= w[1]), "cost order: {costs:?}");
+            assert!(
+                costs.windows(2).all(|w| w[0] <= w[1]),
+                "cost order: {costs:?}"
+            );
             for solution in &found.solutions {
                 let set = &solution.falsified;
                 assert!(set.len() <= max_size);
@@ -53,12 +70,21 @@ fn enumerates_all_minimal_correction_sets_in_cost_order() {
                 let proper_subset_corrects = feasible
                     .iter()
                     .any(|other| other != set && is_subset(other, set));
-                assert!(!proper_subset_corrects, "round {round}: {set:?} is not minimal");
+                assert!(
+                    !proper_subset_corrects,
+                    "round {round}: {set:?} is not minimal"
+                );
             }
-            let sets: BTreeSet<Vec<usize>> =
-                found.solutions.iter().map(|s| s.falsified.clone()).collect();
+            let sets: BTreeSet<Vec<usize>> = found
+                .solutions
+                .iter()
+                .map(|s| s.falsified.clone())
+                .collect();
             assert_eq!(sets.len(), found.solutions.len());
-            assert_eq!(sets, expected, "round {round} {algorithm:?} size {max_size}");
+            assert_eq!(
+                sets, expected,
+                "round {round} {algorithm:?} size {max_size}"
+            );
         }
     }
 }
@@ -79,7 +105,12 @@ fn optimal_solutions_are_the_cheapest_minimal_correction_sets() {
         )
         .unwrap();
         let n = optimal.solutions.len();
-        let first: BTreeSet<_> = mcses.solutions.iter().take(n).map(|s| &s.falsified).collect();
+        let first: BTreeSet<_> = mcses
+            .solutions
+            .iter()
+            .take(n)
+            .map(|s| &s.falsified)
+            .collect();
         let opt: BTreeSet<_> = optimal.solutions.iter().map(|s| &s.falsified).collect();
         assert_eq!(first, opt);
     }

@@ -130,7 +130,9 @@ fn oll_matches_the_linear_baseline_on_larger_random_instances() {
             instance.add_hard(clause);
         }
         for _ in 0..2 * n_vars {
-            instance.add_soft(rng.lit(n_vars), 1 + rng.below(20)).unwrap();
+            instance
+                .add_soft(rng.lit(n_vars), 1 + rng.below(20))
+                .unwrap();
         }
         let oll = solve(&instance, Algorithm::Oll, &Budget::unlimited()).unwrap();
         let linear = solve(&instance, Algorithm::Linear, &Budget::unlimited()).unwrap();
@@ -144,5 +146,8 @@ fn oll_matches_the_linear_baseline_on_larger_random_instances() {
             nontrivial += 1;
         }
     }
-    assert!(nontrivial > 30, "only {nontrivial} instances needed a correction");
+    assert!(
+        nontrivial > 30,
+        "only {nontrivial} instances needed a correction"
+    );
 }

@@ -94,5 +94,8 @@ fn rejects_weights_that_overflow() {
     let text = format!("{} 1 0\n{} 2 0\n", u64::MAX / 2, u64::MAX / 2);
     let error = read_wcnf(text.as_bytes()).unwrap_err();
     assert!(error.to_string().contains("line 1") || error.to_string().contains("line 2"));
-    assert!(error.to_string().contains("scale the weights down"), "{error}");
+    assert!(
+        error.to_string().contains("scale the weights down"),
+        "{error}"
+    );
 }
