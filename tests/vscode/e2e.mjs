@@ -6,8 +6,9 @@
 // Phase 2 (trusted, UI): drives the workbench like a person (palette, hover,
 //   view, Problems panel), reads what is on screen and saves screenshots.
 // Phase 3 (untrusted, API): a second code-server with workspace trust on.
+// Phase 4 (multifile, API): fixtures/multi-file-helper, ties across three files.
 //
-// Usage: node e2e.mjs --server BIN --vsix FILE --fixture DIR --artifacts DIR --cache DIR
+// Usage: node e2e.mjs --server BIN --vsix FILE --fixture DIR [--multi-fixture DIR] --artifacts DIR --cache DIR
 // Prints one line per check and a final "N passed, N failed"; exits 1 on any failure.
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -22,6 +23,7 @@ const { values: opt } = parseArgs({
     server: { type: "string" },
     vsix: { type: "string" },
     fixture: { type: "string" },
+    "multi-fixture": { type: "string" },
     artifacts: { type: "string" },
     cache: { type: "string" },
     keep: { type: "boolean", default: false },
@@ -63,6 +65,11 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "faultlens-e2e-"));
 const workspace = path.join(tmp, "mid-args");
 fs.cpSync(opt.fixture, workspace, { recursive: true });
 fs.rmSync(path.join(workspace, ".faultlens"), { recursive: true, force: true });
+const multiWorkspace = opt["multi-fixture"] ? path.join(tmp, "multi-file-helper") : undefined;
+if (multiWorkspace) {
+  fs.cpSync(opt["multi-fixture"], multiWorkspace, { recursive: true });
+  fs.rmSync(path.join(multiWorkspace, ".faultlens"), { recursive: true, force: true });
+}
 fs.mkdirSync(opt.artifacts, { recursive: true });
 const extDir = path.join(tmp, "ext");
 
@@ -193,9 +200,8 @@ function copyLogs(cs, name) {
 }
 
 /** Phase 1 and 3: the API suite inside the extension host. */
-async function apiPhase(name, trustEnabled) {
+async function apiPhase(name, trustEnabled, folder = workspace, mode = trustEnabled ? "untrusted" : "trusted") {
   const resultsFile = path.join(tmp, `${name}-results.json`);
-  const mode = trustEnabled ? "untrusted" : "trusted";
   const cs = await startCodeServer(name, { trustEnabled, env: { FAULTLENS_E2E_RESULTS: resultsFile, FAULTLENS_E2E_MODE: mode } });
   const ctx = await browser(name);
   try {
@@ -206,7 +212,7 @@ async function apiPhase(name, trustEnabled) {
       ["extensionDevelopmentPath", remote + devPath],
       ["extensionTestsPath", remote + path.join(here, "suite", "index.js")],
     ]);
-    await page.goto(`http://127.0.0.1:${cs.port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+    await page.goto(`http://127.0.0.1:${cs.port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`);
     const end = Date.now() + 300000;
     let trustGranted = false;
     while (!fs.existsSync(resultsFile)) {
@@ -437,7 +443,7 @@ try {
     installedFolder();
   });
   // FAULTLENS_E2E_PHASES=ui,... runs a subset (while debugging the harness).
-  const phases = (process.env.FAULTLENS_E2E_PHASES || "api-trusted,ui,api-untrusted").split(",");
+  const phases = (process.env.FAULTLENS_E2E_PHASES || "api-trusted,ui,api-untrusted,api-multifile").split(",");
   if (install.status === 0) {
     if (phases.includes("api-trusted")) await apiPhase("api-trusted", false);
     // The UI phase runs Localize itself: start it from no results.
@@ -451,6 +457,7 @@ try {
       }
       await apiPhase("api-untrusted", true);
     }
+    if (phases.includes("api-multifile") && multiWorkspace) await apiPhase("api-multifile", false, multiWorkspace, "multifile");
   }
 } catch (e) {
   record("harness", false, e && e.stack ? e.stack : e);

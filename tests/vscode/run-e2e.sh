@@ -44,5 +44,6 @@ exec node "$here/e2e.mjs" \
   --server "$server" \
   --vsix "$repo/vscode-extension/faultlens.vsix" \
   --fixture "$repo/fixtures/mid-args" \
+  --multi-fixture "$repo/fixtures/multi-file-helper" \
   --artifacts "$artifacts" \
   --cache "$cache" "${keep[@]}"

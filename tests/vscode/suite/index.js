@@ -94,6 +94,7 @@ exports.run = async function run() {
   };
   try {
     if (mode === "untrusted") await untrusted(check);
+    else if (mode === "multifile") await multifile(check);
     else await trusted(check);
   } catch (e) {
     results.push({ name: `${mode}: suite`, ok: false, error: String(e && e.stack ? e.stack : e) });
@@ -106,9 +107,9 @@ exports.run = async function run() {
   for (let i = 0; i < 100 && !fs.existsSync(ack); i++) await sleep(100);
 };
 
-async function openFixture() {
+async function openFixture(name = "mid.c") {
   const root = vscode.workspace.workspaceFolders[0].uri;
-  const file = vscode.Uri.joinPath(root, "mid.c");
+  const file = vscode.Uri.joinPath(root, name);
   const doc = await vscode.workspace.openTextDocument(file);
   const editor = await vscode.window.showTextDocument(doc);
   const ext = vscode.extensions.getExtension("faultlens.faultlens");
@@ -414,5 +415,60 @@ async function untrusted(check) {
     assert(answer && answer.started === true, `Localize answer ${describe(answer)}`);
     await waitFor("a new results file", () => fs.statSync(resultsFile).mtimeMs > before, 60000);
     await waitFor("status done", () => api.status().state === "done", 60000);
+  });
+}
+
+// fixtures/multi-file-helper: the fault is roman.c:19, tied with 8 other roman.c
+// lines for ranks 1-9; main.c and numparse.c lines rank lower.
+async function multifile(check) {
+  let ctx;
+  await check("Localize on a three-file project", async () => {
+    const c = await openFixture("roman.c");
+    await waitFor("the server to run", () => c.api.serverRunning(), 30000);
+    await vscode.commands.executeCommand("faultlens.runLocalize");
+    await waitFor("status done", () => c.api.status().state === "done" && c.api.scores() !== undefined, 180000);
+    assert(c.api.status().failing === 4 && c.api.status().total === 16, describe(c.api.status()));
+    ctx = c;
+  });
+  if (!ctx) return;
+  const { api } = ctx;
+
+  await check("the view groups lines by file, the file with the best lines first", async () => {
+    const roots = api.tree();
+    const labels = roots.map((r) => r.label);
+    assert(labels[0] === "roman.c", `files ${describe(labels)}`);
+    assert([...labels].sort().join() === ["main.c", "numparse.c", "roman.c"].join(), `files ${describe(labels)}`);
+    assert(/best #1–9$/.test(roots[0].description), roots[0].description);
+    const fault = roots[0].children.find((c) => c.line === 18);
+    assert(fault && fault.label.startsWith("#1–9  0.55  roman.c:19"), `fault row ${describe(fault)}`);
+    assert(roots[0].children.slice(0, 9).every((c) => c.label.startsWith("#1–9")), "the tie group is not listed first");
+    const scored = api.scores().files.reduce((n, f) => n + f.lines.length, 0);
+    assert(roots.reduce((n, r) => n + r.children.length, 0) === scored, "rows and scored lines differ");
+  });
+
+  await check("flat, the tie group comes first and files mix by rank", async () => {
+    await vscode.commands.executeCommand("faultlens.toggleGrouping");
+    try {
+      await waitFor("a flat tree", () => api.tree()[0] && api.tree()[0].kind === "line", 5000);
+      const rows = api.tree();
+      assert(rows.slice(0, 9).every((r) => r.uri.endsWith("/roman.c") && r.label.startsWith("#1–9")), describe(rows.slice(0, 9).map((r) => r.label)));
+      const ranks = rows.map((r) => Number(/^#(\d+)/.exec(r.label)[1]));
+      assert(ranks.every((r, i) => i === 0 || r >= ranks[i - 1]), `not in rank order: ${describe(ranks)}`);
+      assert(new Set(rows.map((r) => r.uri)).size === 3, "not all three files in the flat list");
+    } finally {
+      await vscode.commands.executeCommand("faultlens.toggleGrouping");
+    }
+  });
+
+  await check("a tie shows as a range on the line; the whole group gets the same, hottest colour", async () => {
+    const painted = await waitFor("painted lines", () => (api.heatmap().length > 0 ? api.heatmap() : undefined), 10000);
+    const fault = painted.find((p) => p.line === 18);
+    assert(fault && fault.after.trim() === "#1–9", `fault ${describe(fault)}`);
+    // The server derives heat from the average rank (5 for ranks 1-9), so a tie at the top is just below 1.
+    const maxHeat = Math.max(...painted.map((p) => p.heat));
+    const group = painted.filter((p) => p.after.trim() === "#1–9");
+    assert(group.length === 9, `${group.length} lines labelled #1–9`);
+    assert(group.every((p) => p.heat === maxHeat && p.background === fault.background), describe(group));
+    assert(painted.filter((p) => p.background === fault.background).length === 9, "other lines share the top colour");
   });
 }
