@@ -69,6 +69,7 @@ fn results(tests: Vec<TestRecord>) -> RunResults {
             path: "f.c".into(),
             test_code: false,
             lines: vec![1, 3, 4, 5, 7, 8],
+            digest: None,
         }],
         tests,
     }
@@ -112,6 +113,7 @@ fn lines_without_a_block_or_text_rank_below_every_block() {
         path: "missing.c".into(),
         test_code: false,
         lines: vec![3],
+        digest: None,
     });
     let s = line_scores(&r, &[Some(SOURCE.into()), None]).unwrap();
     let lowest_block = [1, 3, 4, 5, 7, 8]

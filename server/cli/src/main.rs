@@ -4,6 +4,7 @@ mod commands;
 mod progress;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use faultlens_core::measures::Measure;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,8 +29,8 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct RankArgs {
     /// Suspiciousness measure (`faultlens measures` lists them).
-    #[arg(long, short, default_value = "ochiai")]
-    measure: String,
+    #[arg(long, short, default_value = "ochiai", value_parser = parse_measure)]
+    measure: Measure,
     /// How many ranked lines to show (0 = all). Default: 10 for the table and SARIF, all for JSON.
     #[arg(long)]
     top: Option<usize>,
@@ -49,10 +50,10 @@ enum Command {
         #[command(flatten)]
         rank: RankArgs,
         /// Per-test time limit in seconds (overrides [run] timeout).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_seconds)]
         timeout: Option<f64>,
         /// Tests run at once (default: number of cores).
-        #[arg(long, short)]
+        #[arg(long, short, value_parser = parse_jobs)]
         jobs: Option<usize>,
     },
     /// Rank again from the last run's results (.faultlens/results.json), without building or running.
@@ -73,8 +74,8 @@ enum Command {
         /// Fixture directories, or directories containing fixtures (default: ./fixtures).
         paths: Vec<PathBuf>,
         /// Only these measures (comma-separated; default: all).
-        #[arg(long, value_delimiter = ',')]
-        measures: Vec<String>,
+        #[arg(long, value_delimiter = ',', value_parser = parse_measure)]
+        measures: Vec<Measure>,
         #[arg(long)]
         json: bool,
     },
@@ -82,6 +83,24 @@ enum Command {
     Measures,
     /// Serve the Language Server Protocol over stdin/stdout (for editors).
     Lsp,
+}
+
+fn parse_measure(name: &str) -> Result<Measure, String> {
+    Measure::parse(name)
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
+}
+
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a number of jobs (1 or more)")),
+    }
 }
 
 fn is_cancelled(e: &anyhow::Error) -> bool {

@@ -133,7 +133,36 @@ fn no_tests_found_is_explained() {
         ),
     ]);
     let err = localize_fails(dir.path());
-    assert!(err.contains("no tests found"), "{err}");
+    assert!(
+        err.contains("line 4") && err.contains("matches no files"),
+        "{err}"
+    );
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[project]\nkind = \"runner\"\n[runner]\nlist = \"true\"\nrun = \"echo {name}\"\n",
+        ),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("no tests found") && err.contains("list command printed no test names"),
+        "{err}"
+    );
+}
+
+#[test]
+fn wrong_command_line_values_are_usage_errors() {
+    for args in [
+        &["localize", ".", "--measure", "foo"][..],
+        &["localize", ".", "--measure", "ochiai,tarantula"],
+        &["localize", ".", "--jobs", "0"],
+        &["localize", ".", "--timeout", "0"],
+        &["eval", "--measures", "ochiai,nope"],
+    ] {
+        let out = faultlens(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
 }
 
 #[test]
@@ -155,7 +184,7 @@ fn an_unknown_measure_is_rejected_before_any_work() {
         "--measure",
         "ochia",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("unknown measure \"ochia\""),
         "{}",

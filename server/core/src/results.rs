@@ -47,6 +47,10 @@ pub struct SourceFile {
     pub test_code: bool,
     /// Executable lines as gcov reports them, ascending.
     pub lines: Vec<u32>,
+    /// `sources::digest` of the file's content when the run started, to
+    /// tell when line numbers no longer match the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -33,3 +33,24 @@ impl SourceTexts {
         self.files.get(path).map(Vec::as_slice)
     }
 }
+
+/// A short fingerprint of a file's content (64-bit FNV-1a, hex), to tell
+/// whether a file changed since a run. Not cryptographic.
+pub fn digest(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in bytes {
+        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_differ_when_content_does() {
+        assert_eq!(digest(b""), "cbf29ce484222325");
+        assert_ne!(digest(b"int x = 1;"), digest(b"int x = 2;"));
+    }
+}

@@ -223,11 +223,13 @@ pub(crate) mod fixtures {
                     path: "src/sum.c".into(),
                     test_code: false,
                     lines: vec![3, 4, 5, 6, 7, 8],
+                    digest: None,
                 },
                 SourceFile {
                     path: "tests/driver.c".into(),
                     test_code: true,
                     lines: vec![1],
+                    digest: None,
                 },
             ],
             tests: vec![

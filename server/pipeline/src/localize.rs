@@ -68,6 +68,7 @@ pub fn localize(
         .unwrap_or(DEFAULT_TIMEOUT);
 
     progress(Progress::Building);
+    let digests = crate::store::digest_sources(&project.root);
     let built = build::build(project, &tools, jobs)?;
     check_cancel(cancel)?;
     progress(Progress::Discovering);
@@ -77,7 +78,7 @@ pub fn localize(
     let finished = run_all(project, &built, &tools, &specs, jobs, progress, cancel)?;
     check_cancel(cancel)?;
     progress(Progress::Collecting);
-    assemble(project, &built, &tools, &specs, finished)
+    assemble(project, &built, &tools, &specs, finished, &digests)
 }
 
 fn check_cancel(cancel: &CancelToken) -> Result<()> {
@@ -179,6 +180,7 @@ fn assemble(
     tools: &Toolchain,
     specs: &[TestSpec],
     finished: Vec<Finished>,
+    digests: &BTreeMap<String, String>,
 ) -> Result<RunResults> {
     let notes = find_notes(&built.notes_dir);
     let executable =
@@ -229,6 +231,7 @@ fn assemble(
         .into_iter()
         .map(|(path, lines)| SourceFile {
             test_code: test_code.iter().any(|p| p.matches(&path)),
+            digest: digests.get(&path).cloned(),
             path,
             lines,
         })

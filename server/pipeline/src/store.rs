@@ -53,6 +53,53 @@ pub fn read_sources(root: &Path, results: &RunResults) -> faultlens_core::source
     texts
 }
 
+/// Digests of the C sources and headers under `root` (outside
+/// `.faultlens/`), taken when a run starts, by project-relative path.
+pub fn digest_sources(root: &Path) -> std::collections::BTreeMap<String, String> {
+    let mut digests = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                if name != WORK_DIR && name != ".git" {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "c" || e == "h") {
+                if let (Ok(bytes), Ok(rel)) = (std::fs::read(&path), path.strip_prefix(root)) {
+                    digests.insert(
+                        rel.to_string_lossy().into_owned(),
+                        faultlens_core::sources::digest(&bytes),
+                    );
+                }
+            }
+        }
+    }
+    digests
+}
+
+/// Files whose content differs from what the run recorded.
+pub fn changed_since_run(root: &Path, results: &RunResults) -> Vec<String> {
+    results
+        .files
+        .iter()
+        .filter(|f| {
+            let Some(recorded) = &f.digest else {
+                return false;
+            };
+            match std::fs::read(root.join(&f.path)) {
+                Ok(bytes) => &faultlens_core::sources::digest(&bytes) != recorded,
+                Err(_) => true,
+            }
+        })
+        .map(|f| f.path.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

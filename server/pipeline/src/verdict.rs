@@ -68,50 +68,75 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
 
 /// `None` when equal under `compare`; else where they first differ.
 pub fn stdout_difference(expected: &[u8], actual: &[u8], compare: Compare) -> Option<String> {
-    let normalize = |bytes: &[u8]| -> Vec<String> {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        match compare {
-            Compare::Exact => text.split('\n').map(String::from).collect(),
-            Compare::Trim => {
-                let mut lines: Vec<String> =
-                    text.lines().map(|l| l.trim_end().to_string()).collect();
-                while lines.last().is_some_and(|l| l.is_empty()) {
-                    lines.pop();
-                }
-                lines
-            }
+    match compare {
+        Compare::Exact => (expected != actual).then(|| describe_difference(expected, actual)),
+        Compare::Trim => {
+            let (e, a) = (trimmed(expected), trimmed(actual));
+            (e != a).then(|| describe_difference(&e, &a))
         }
-    };
-    if compare == Compare::Exact && expected == actual {
-        return None;
     }
-    let (e, a) = (normalize(expected), normalize(actual));
-    if e == a {
-        return None;
-    }
-    let i = e
-        .iter()
-        .zip(&a)
-        .position(|(x, y)| x != y)
-        .unwrap_or(e.len().min(a.len()));
-    let show = |lines: &[String]| {
-        lines
-            .get(i)
-            .map_or("end of output".to_string(), |l| format!("{:?}", clip(l)))
-    };
-    Some(format!(
-        "stdout differs at line {}: expected {}, got {}",
-        i + 1,
-        show(&e),
-        show(&a)
-    ))
 }
 
-fn clip(s: &str) -> String {
-    if s.chars().count() > 60 {
-        format!("{}…", s.chars().take(60).collect::<String>())
+/// Trailing whitespace of each line and trailing blank lines removed.
+fn trimmed(bytes: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n").into_bytes()
+}
+
+fn describe_difference(expected: &[u8], actual: &[u8]) -> String {
+    let i = expected
+        .iter()
+        .zip(actual)
+        .position(|(x, y)| x != y)
+        .unwrap_or(expected.len().min(actual.len()));
+    if expected.len() == actual.len() + 1 && i == actual.len() && expected.ends_with(b"\n") {
+        return "stdout lacks the final newline".into();
+    }
+    if actual.len() == expected.len() + 1 && i == expected.len() && actual.ends_with(b"\n") {
+        return "stdout has an extra newline at the end".into();
+    }
+    if actual.is_empty() {
+        return "the program printed nothing".into();
+    }
+    let line_start = expected[..i]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let line_no = expected[..line_start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    // The differing line, from its start (identical in both) to its end.
+    let line_of = |buf: &[u8]| -> String {
+        if line_start >= buf.len() {
+            return "end of output".into();
+        }
+        let rest = &buf[line_start..];
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        quote(&rest[..end])
+    };
+    format!(
+        "stdout differs at line {line_no}: expected {}, got {}",
+        line_of(expected),
+        line_of(actual)
+    )
+}
+
+/// A line for a message: quoted, escaped, clipped to 60 characters.
+fn quote(line: &[u8]) -> String {
+    let shown = match std::str::from_utf8(line) {
+        Ok(text) => format!("{text:?}"),
+        Err(_) => format!("\"{}\"", line.escape_ascii()),
+    };
+    if shown.chars().count() > 62 {
+        format!("{}…\"", shown.chars().take(61).collect::<String>())
     } else {
-        s.to_string()
+        shown
     }
 }
 
@@ -138,7 +163,40 @@ mod tests {
         let d = stdout_difference(b"1\n2\n3\n", b"1\n5\n3\n", Compare::Exact).unwrap();
         assert_eq!(d, "stdout differs at line 2: expected \"2\", got \"5\"");
         let d = stdout_difference(b"1\n2\n", b"1\n", Compare::Exact).unwrap();
-        assert!(d.contains("line 2"), "{d}");
+        assert_eq!(
+            d,
+            "stdout differs at line 2: expected \"2\", got end of output"
+        );
+        let d = stdout_difference(b"a\n", b"a\nb", Compare::Exact).unwrap();
+        assert_eq!(
+            d,
+            "stdout differs at line 2: expected end of output, got \"b\""
+        );
+    }
+
+    #[test]
+    fn newline_and_empty_output_cases_are_named_plainly() {
+        assert_eq!(
+            stdout_difference(b"a\nb\n", b"a\nb", Compare::Exact).unwrap(),
+            "stdout lacks the final newline"
+        );
+        assert_eq!(
+            stdout_difference(b"a\n", b"a\n\n", Compare::Exact).unwrap(),
+            "stdout has an extra newline at the end"
+        );
+        assert_eq!(
+            stdout_difference(b"\n", b"", Compare::Exact).unwrap(),
+            "stdout lacks the final newline"
+        );
+        assert_eq!(
+            stdout_difference(b"x\n", b"", Compare::Exact).unwrap(),
+            "the program printed nothing"
+        );
+        let d = stdout_difference(b"ok\n", b"\0\xff\x01ok\n", Compare::Exact).unwrap();
+        assert_eq!(
+            d,
+            "stdout differs at line 1: expected \"ok\", got \"\\x00\\xff\\x01ok\""
+        );
     }
 
     #[test]

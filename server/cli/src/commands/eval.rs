@@ -53,18 +53,11 @@ struct Score {
     position: Option<FaultPosition>,
 }
 
-pub fn run(
-    paths: Vec<PathBuf>,
-    measure_names: &[String],
-    as_json: bool,
-) -> anyhow::Result<ExitCode> {
-    let measures: Vec<Measure> = if measure_names.is_empty() {
+pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Result<ExitCode> {
+    let measures: Vec<Measure> = if chosen.is_empty() {
         ALL.iter().copied().chain([Measure::BlockRank]).collect()
     } else {
-        measure_names
-            .iter()
-            .map(|m| Measure::parse(m).map_err(|e| anyhow!(e)))
-            .collect::<anyhow::Result<_>>()?
+        chosen.to_vec()
     };
     let roots = if paths.is_empty() {
         vec![PathBuf::from("fixtures")]

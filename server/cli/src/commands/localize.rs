@@ -24,16 +24,7 @@ pub fn run(
     jobs: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
-    // Reject a bad measure before minutes of building and testing.
-    let measure = Measure::parse(&args.measure).map_err(|e| anyhow!(e))?;
-    if let Some(t) = timeout {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(anyhow!("--timeout must be a positive number of seconds"));
-        }
-    }
-    if jobs == Some(0) {
-        return Err(anyhow!("--jobs must be at least 1"));
-    }
+    let measure = args.measure;
     let project = Project::load(&root)?;
     let options = RunOptions {
         timeout: timeout.map(Duration::from_secs_f64),
@@ -70,13 +61,26 @@ pub fn cancel_on_interrupt() -> CancelToken {
 
 pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
-    let measure = Measure::parse(&args.measure).map_err(|e| anyhow!(e))?;
+    let measure = args.measure;
+    if !root.is_dir() {
+        return Err(anyhow!(
+            "{} is not a directory; give the project's root directory",
+            root.display()
+        ));
+    }
     let results = store::read_results(&root)?.ok_or_else(|| {
         anyhow!(
             "{} does not exist yet: run `faultlens localize` first",
             store::results_path(&root).display()
         )
     })?;
+    let changed = store::changed_since_run(&root, &results);
+    if !changed.is_empty() {
+        eprintln!(
+            "warning: {} changed since these results were recorded; line numbers and texts may no longer match. Run `faultlens localize` for fresh results.",
+            changed.join(", ")
+        );
+    }
     render(&root, results, measure, args)
 }
 

@@ -77,13 +77,10 @@ fn runtime_dir(work_dir: &Path) -> PathBuf {
     }
     // Distinct per project and user; the temporary directory itself is
     // assumed to have a plain path.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in work_dir.to_string_lossy().bytes() {
-        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
-    }
+    let hash = faultlens_core::sources::digest(work_dir.to_string_lossy().as_bytes());
     // SAFETY: getuid cannot fail and has no preconditions.
     let uid = unsafe { libc::getuid() };
     std::env::temp_dir()
         .join(format!("faultlens-rt-{uid}"))
-        .join(format!("{hash:016x}"))
+        .join(hash)
 }

@@ -172,6 +172,21 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
     })?;
     let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).collect();
     files.sort();
+    if files.is_empty() {
+        return Err(PipelineError::Config {
+            path: config_path.clone(),
+            message: format!(
+                "{}[tests] inputs = {pattern:?} matches no files in {}",
+                line_of(
+                    &std::fs::read_to_string(&config_path).unwrap_or_default(),
+                    pattern
+                )
+                .map(|l| format!("line {l}: "))
+                .unwrap_or_default(),
+                root.display()
+            ),
+        });
+    }
     let mut cases = Vec::new();
     for input in files {
         let out = input.with_extension("out");
@@ -250,16 +265,25 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
             path: path.clone(),
             message: format!("line {line_no}: {message}"),
         };
-        let parts: Vec<&str> = line.splitn(3, " => ").collect();
+        let parts = split_arrows(line);
         if parts.len() < 2 {
             return Err(err(format!(
                 "expected `ARGS => EXPECTED_OUTPUT`, found {trimmed:?}"
             )));
         }
+        if parts.len() > 3 {
+            return Err(err(
+                "more than two `=>` separators; an expected output that contains ` => ` needs the [[test]] form".into(),
+            ));
+        }
         let args = shell_words::split(parts[0].trim())
             .map_err(|e| err(format!("cannot split the arguments: {e}")))?;
+        // An empty expectation means no output at all; otherwise a final
+        // newline is implied.
         let mut stdout = unescape(parts[1]).map_err(err)?;
-        stdout.push('\n');
+        if !stdout.is_empty() {
+            stdout.push('\n');
+        }
         let exit =
             match parts.get(2) {
                 Some(e) => Some(e.trim().parse::<i32>().map_err(|_| {
@@ -280,6 +304,40 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
         });
     }
     Ok(cases)
+}
+
+/// Splits a table line at each `=>` that stands alone (whitespace or the
+/// line's end on both sides); one space around each separator belongs to
+/// it, so `a =>  => 2` has an empty middle part.
+fn split_arrows(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        let alone = bytes[i] == b'='
+            && bytes[i + 1] == b'>'
+            && (i == 0 || bytes[i - 1].is_ascii_whitespace())
+            && (i + 2 == bytes.len() || bytes[i + 2].is_ascii_whitespace());
+        if alone {
+            let end = if i > start && bytes[i - 1] == b' ' {
+                i - 1
+            } else {
+                i
+            };
+            parts.push(&line[start..end]);
+            start = if i + 2 < bytes.len() && bytes[i + 2] == b' ' {
+                i + 3
+            } else {
+                i + 2
+            };
+            i = start;
+        } else {
+            i += 1;
+        }
+    }
+    parts.push(&line[start.min(line.len())..]);
+    parts
 }
 
 fn unescape(s: &str) -> std::result::Result<String, String> {
@@ -324,6 +382,24 @@ mod tests {
         assert_eq!(cases[1].stdout, b"x\ty\n\n");
         assert_eq!(cases[1].exit, Some(1));
         assert_eq!(cases[1].location.line, 4);
+    }
+
+    #[test]
+    fn an_empty_expectation_means_no_output_and_stray_arrows_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.txt"), "bogus =>  => 2\nquiet =>\n").unwrap();
+        let cases = table_file(dir.path(), "t.txt").unwrap();
+        assert_eq!(
+            (cases[0].stdout.as_slice(), cases[0].exit),
+            (&b""[..], Some(2))
+        );
+        assert_eq!(cases[1].stdout, b"");
+        std::fs::write(dir.path().join("u.txt"), "a => b => 1 => 2\n").unwrap();
+        let err = table_file(dir.path(), "u.txt").err().unwrap().to_string();
+        assert!(
+            err.contains("line 1") && err.contains("more than two"),
+            "{err}"
+        );
     }
 
     #[test]
