@@ -232,6 +232,9 @@ impl State {
 
     /// Drops results (the file was deleted).
     pub fn clear_results(&mut self) {
+        if matches!(self.problem, Some(Problem::Results(_))) {
+            self.problem = None;
+        }
         self.localization = None;
         self.results_signature = None;
         self.disk_text.clear();
