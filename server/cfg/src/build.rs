@@ -13,9 +13,11 @@
 //!   whole condition first;
 //! - `switch` dispatches once per distinct target block in source order
 //!   (adjacent labels share a block), with the implicit `default` last;
-//! - `while (1)`, `for (;;)` and `do ... while (0)` have no decision;
-//! - `assert(e)` is a decision whose false edge (listed first) enters a
-//!   block that never returns; `exit`, `abort` and friends end their block without an edge.
+//! - `while (1)`, `for (;;)` and `do ... while (0)` have no decision, nor
+//!   do the `?:` forms gcc folds into values (`c ? 1 : 0`, minimum and
+//!   maximum);
+//! - `assert(e)` is a decision whose false edge enters a block that never
+//!   returns; `exit`, `abort` and friends end their block without an edge.
 //!
 //! Preprocessor conditionals are read as if every branch were compiled
 //! (their statements follow each other); macro bodies are not expanded.
@@ -442,9 +444,16 @@ impl Builder<'_> {
                 self.piece_of(stmt);
                 let ok = self.new_block();
                 let fail = self.new_block();
-                // gcc lists the failing edge first.
+                // gcc lists the failing edge first for a single condition
+                // and the passing edge first for the last operand of `&&`
+                // or `||` (checked against gcc 12).
                 self.span = (line(cond), end_line(cond));
-                self.condition(cond, ok, fail, Some(fail), None);
+                let then = if is_splitting(strip_parens(cond), self.src) {
+                    ok
+                } else {
+                    fail
+                };
+                self.condition(cond, ok, fail, Some(then), None);
                 self.cur = Some(fail);
                 self.piece_of(stmt);
                 self.cur = Some(ok);
@@ -510,6 +519,10 @@ impl Builder<'_> {
                     self.value_children(node);
                     return;
                 };
+                if folds_to_value(c, yes, no, self.src) {
+                    self.value_children(node);
+                    return;
+                }
                 let t = self.new_block();
                 let f = self.new_block();
                 let join = self.new_block();
@@ -638,6 +651,8 @@ impl Builder<'_> {
             line: span_lo.min(line(node)),
             end_line: span_hi.max(end_line(node)),
             order: self.decisions,
+            expr_line: line(node),
+            expr_end_line: end_line(node),
         });
         self.decisions += 1;
         if first_is_false {
@@ -775,6 +790,8 @@ impl Builder<'_> {
             line: lo,
             end_line: hi,
             order: self.decisions,
+            expr_line: lo,
+            expr_end_line: hi,
         });
         self.decisions += 1;
         let after = self.new_block();
@@ -850,6 +867,35 @@ impl Builder<'_> {
             self.statement(child);
         }
     }
+}
+
+/// Whether gcc folds `c ? yes : no` into a branch-free value even at -O0:
+/// `c ? 1 : 0` and `c ? 0 : 1` (a comparison), `a < b ? a : b` and the other
+/// minimum and maximum forms (MIN_EXPR, MAX_EXPR).
+fn folds_to_value(c: Node, yes: Node, no: Node, src: &[u8]) -> bool {
+    let text = |n: Node| {
+        strip_parens(n)
+            .utf8_text(src)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let (y, n) = (text(yes), text(no));
+    if matches!((y.as_str(), n.as_str()), ("1", "0") | ("0", "1")) {
+        return true;
+    }
+    let c = strip_parens(c);
+    if c.kind() != "binary_expression" || !matches!(operator(c, src), "<" | ">" | "<=" | ">=") {
+        return false;
+    }
+    let (Some(l), Some(r)) = (
+        c.child_by_field_name("left"),
+        c.child_by_field_name("right"),
+    ) else {
+        return false;
+    };
+    let (l, r) = (text(l), text(r));
+    (l == y && r == n) || (l == n && r == y)
 }
 
 fn strip_parens(mut node: Node) -> Node {

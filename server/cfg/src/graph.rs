@@ -74,6 +74,9 @@ pub struct Decision {
     /// Position of this decision among the function's decisions, in source
     /// evaluation order (the order gcov lists branches in).
     pub order: usize,
+    /// Lines of the decision's own operand (`b` in `a && b`).
+    pub expr_line: u32,
+    pub expr_end_line: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -92,6 +92,9 @@ struct Cluster {
     hi: u32,
     /// Edges of the cluster's decisions, in gcov's order.
     edges: Vec<usize>,
+    /// Per decision, in order: the lines of its own expression and how many
+    /// of `edges` it owns.
+    members: Vec<(u32, u32, usize)>,
 }
 
 /// Levels of evidence, most reliable first: gcov's branch counts, other
@@ -147,6 +150,7 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
                 lo: d.line,
                 hi: d.end_line,
                 edges: cfg.blocks[b].succs.clone(),
+                members: Vec::new(),
             }),
         }
     }
@@ -164,6 +168,13 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
         cluster.edges = members
             .iter()
             .flat_map(|&b| cfg.blocks[b].succs.iter().copied())
+            .collect();
+        cluster.members = members
+            .iter()
+            .map(|&b| {
+                let d = cfg.blocks[b].decision.expect("filtered");
+                (d.expr_line, d.expr_end_line, cfg.blocks[b].succs.len())
+            })
             .collect();
         for (item, &e) in cluster.edges.iter().enumerate() {
             equations.push(Equation {
@@ -418,19 +429,50 @@ impl FunctionPlan {
                     }
                 }
                 if items.len() == c.edges.len() {
-                    Some(items)
-                } else if items.is_empty()
-                    && self
+                    return Some(items);
+                }
+                // gcov leaves lines that did not run out of the coverage,
+                // branches included. Decisions whose own lines did not run
+                // are the candidates for the missing branches; short-circuit
+                // evaluation skips later operands, so the last candidates
+                // are taken first. (gcc may put an operand's branch on an
+                // earlier line of the condition, so a candidate may have
+                // been evaluated after all.)
+                let ran = |lo: u32, hi: u32| {
+                    let mut any = false;
+                    let ran = self
                         .executable
                         .iter()
-                        .filter(|&&l| l >= c.lo && l <= c.hi)
-                        .all(|&l| view.count(l) == 0)
-                {
-                    Some(vec![0; c.edges.len()])
-                } else {
+                        .filter(|&&l| l >= lo && l <= hi)
+                        .any(|&l| {
+                            any = true;
+                            view.count(l) > 0
+                        });
+                    ran || !any
+                };
+                let Some(mut missing) = c.edges.len().checked_sub(items.len()) else {
                     stats.unmatched_branches += 1;
-                    None
+                    return None;
+                };
+                let mut evaluated = vec![true; c.members.len()];
+                for (i, &(lo, hi, arity)) in c.members.iter().enumerate().rev() {
+                    if missing >= arity && !ran(lo, hi) {
+                        evaluated[i] = false;
+                        missing -= arity;
+                    }
                 }
+                if missing != 0 {
+                    stats.unmatched_branches += 1;
+                    return None;
+                }
+                let mut values = Vec::with_capacity(c.edges.len());
+                let mut next = items.into_iter();
+                for (m, &e) in c.members.iter().zip(&evaluated) {
+                    for _ in 0..m.2 {
+                        values.push(if e { next.next().unwrap_or(0) } else { 0 });
+                    }
+                }
+                Some(values)
             })
             .collect();
         let rhs: Vec<Option<i64>> = self

@@ -366,3 +366,40 @@ fn logic_exit_in_callee() {
         ],
     );
 }
+
+#[test]
+fn chains_of_or_folded_conditionals_and_asserts() {
+    // classify('(' '[' 'x' ')') with n = 0: a three-operand `||` chain (gcc
+    // lists each operand's edge to the next operand first), an `&&` split
+    // over two lines whose second line never runs (gcov leaves its branches
+    // out), `n < c ? n : c` and `c > 5 ? 1 : 0` that gcc folds into values
+    // (no decision), and asserts with one and two operands.
+    let prog = Program::compile(include_str!("programs/chains.c"));
+    let p = prog.profile(&["0", "(", "[", "x", ")"]);
+    p.expect(
+        "classify",
+        &[
+            ("entry call → line 4", 4),
+            ("line 4 false → line 7", 3),
+            ("line 4 true → line 8", 1),
+            ("line 7 false → line 7", 2),
+            ("line 7 true → line 8", 1),
+            ("line 7 true → line 8", 0),
+            ("line 7 false → line 9", 2),
+            ("line 8 jump → line 12", 2),
+            ("line 9 true → line 10", 0),
+            ("line 9 false → block 9", 2),
+            ("line 10 true → line 11", 0),
+            ("line 10 false → block 9", 0),
+            ("line 11 next → block 9", 0),
+            ("block 9 next → line 12", 2),
+            ("line 12 false → line 14", 0),
+            ("line 12 true → line 15", 4),
+            ("line 15 true → line 15", 4),
+            ("line 15 false → line 15", 0),
+            ("line 15 true → line 16", 4),
+            ("line 15 false → line 15", 0),
+            ("line 16 return → exit", 4),
+        ],
+    );
+}
