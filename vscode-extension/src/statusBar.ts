@@ -31,6 +31,8 @@ export class StatusItem implements vscode.Disposable {
     if (this.history[this.history.length - 1] !== p.text) this.history.push(p.text);
     if (this.history.length > 200) this.history.shift();
     this.item.tooltip = p.tooltip;
+    // Screen readers get the words, not the icon names.
+    this.item.accessibilityInformation = { label: p.tooltip, role: "button" };
     this.item.backgroundColor =
       p.severity === "error"
         ? new vscode.ThemeColor("statusBarItem.errorBackground")
