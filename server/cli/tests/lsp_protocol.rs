@@ -734,6 +734,12 @@ fn malformed_and_out_of_order_messages_do_not_crash_the_server() {
     client.wait_notification("window/showMessage", |m| {
         m["message"].as_str().unwrap().contains("measure")
     });
+    // A second initialize is refused; initialized twice is harmless.
+    let again = client.request_raw("initialize", json!({"capabilities": {}}));
+    assert!(again.get("error").is_some(), "{again}");
+    client.notify("initialized", json!({}));
+    // A header without a length, then garbage between messages.
+    client.send_raw(b"Content-Type: nothing\r\n\r\n");
     // Broken JSON, a body that is not a request, wrong params, unknown methods.
     client.send_raw(b"Content-Length: 9\r\n\r\n{\"jsonrpc");
     client.send_raw(b"Content-Length: 2\r\n\r\n[]");

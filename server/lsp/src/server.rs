@@ -47,6 +47,8 @@ struct Shared {
     /// build directory, so a new run waits for a cancelled one to stop.
     run_slot: tokio::sync::Mutex<()>,
     client_caps: Mutex<ClientCaps>,
+    /// Set by the first `initialized`: a repeated one starts nothing twice.
+    started: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -65,6 +67,7 @@ impl Backend {
                 reload: tokio::sync::Mutex::new(()),
                 run_slot: tokio::sync::Mutex::new(()),
                 client_caps: Mutex::new(ClientCaps::default()),
+                started: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -511,6 +514,13 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        if self
+            .shared
+            .started
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            return;
+        }
         let (trusted, has_root) = {
             let state = self.state();
             (state.trusted, state.root.is_some())
