@@ -15,6 +15,9 @@ pub struct Spec {
     pub prec: Option<usize>,
     pub len: String,
     pub conv: u8,
+    /// `*` width / precision: taken from the next argument(s).
+    pub width_arg: bool,
+    pub prec_arg: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +26,7 @@ pub enum Piece {
     Conv(Spec),
 }
 
-/// Split a format into text and conversions; `*` widths are not accepted here.
+/// Split a format into text and conversions (`*` marks a width or precision argument).
 pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
     let mut out = Vec::new();
     let mut text = Vec::new();
@@ -56,7 +59,8 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
             i += 1;
         }
         if fmt.get(i) == Some(&b'*') {
-            return Err("`*` width".into());
+            s.width_arg = true;
+            i += 1;
         }
         while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
             s.width = Some(s.width.unwrap_or(0) * 10 + usize::from(d - b'0'));
@@ -65,7 +69,8 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
         if fmt.get(i) == Some(&b'.') {
             i += 1;
             if fmt.get(i) == Some(&b'*') {
-                return Err("`*` precision".into());
+                s.prec_arg = true;
+                i += 1;
             }
             let mut p = 0;
             while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {

@@ -6,6 +6,7 @@
 //! What is modelled and what is not: see `README.md` beside this crate.
 
 pub mod bv;
+pub mod compile_db;
 pub mod encode;
 pub mod error;
 pub mod format;

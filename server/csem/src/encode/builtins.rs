@@ -48,6 +48,28 @@ impl Enc<'_> {
         }
     }
 
+    /// The run's value of a `*` argument, fixed as a path condition.
+    fn star_value(&mut self, vals: &[SVal], ai: &mut usize) -> Result<i128, Stop> {
+        let Some(v) = vals.get(*ai) else {
+            return fail("printf: missing `*` argument");
+        };
+        *ai += 1;
+        let b = Self::int_arg(v);
+        let Some(n) = self
+            .cnf
+            .const_value(&b)
+            .or_else(|| self.cnf.shadow_value(&b))
+        else {
+            return fail("printf: a free `*` width");
+        };
+        if self.cnf.const_value(&b).is_none() {
+            let k = self.cnf.bv_const(n, b.width());
+            let eq = self.cnf.bv_eq(&b, &k);
+            self.mem.pins.push(eq);
+        }
+        Ok(IntKind::Int.value(n))
+    }
+
     fn format(
         &mut self,
         to_stdout: bool,
@@ -60,6 +82,25 @@ impl Enc<'_> {
             .map_err(|m| Stop::Fail(EncodeError::Unsupported(format!("printf: {m}"))))?;
         let mut ai = 0;
         for p in pieces {
+            let p = match p {
+                Piece::Conv(mut s) if s.width_arg || s.prec_arg => {
+                    if s.width_arg {
+                        let n = self.star_value(vals, &mut ai)?;
+                        if n < 0 {
+                            s.left = true;
+                        }
+                        s.width = Some(n.unsigned_abs() as usize);
+                    }
+                    if s.prec_arg {
+                        let n = self.star_value(vals, &mut ai)?;
+                        s.prec = if n < 0 { None } else { Some(n as usize) };
+                    }
+                    s.width_arg = false;
+                    s.prec_arg = false;
+                    Piece::Conv(s)
+                }
+                p => p,
+            };
             match p {
                 Piece::Text(t) => self.emit(to_stdout, Item::Text(t)),
                 Piece::Conv(s) if s.conv == b's' => {

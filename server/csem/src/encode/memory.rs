@@ -143,7 +143,9 @@ impl SMem {
         if let Some(c) = o.cells.get(&off) {
             // Same-size integers share their bits (`char` read as `unsigned char`).
             let same = match (c.kind, kind) {
-                (CellKind::Int(a), CellKind::Int(b)) => a.size() == b.size() && b != IntKind::Bool,
+                (CellKind::Int(a), CellKind::Int(b)) => {
+                    a == b || (a.size() == b.size() && a != IntKind::Bool && b != IntKind::Bool)
+                }
                 (a, b) => a == b,
             };
             if same {

@@ -95,6 +95,8 @@ struct Enc<'a> {
     instances: usize,
     /// The health literal of the statement being encoded (output statements relax printed values).
     cur_health: Option<Lit>,
+    /// Where the statement being encoded is (for messages).
+    cur_range: SrcRange,
 }
 
 /// Encode `test` of `prog` with its expected outcome.
@@ -135,6 +137,7 @@ pub fn encode_run(
         stdin_pos: 0,
         instances: 0,
         cur_health: None,
+        cur_range: SrcRange::default(),
     };
     enc.guard = enc.cnf.tru();
     let end = enc.start(test)?;
@@ -358,6 +361,7 @@ impl<'a> Enc<'a> {
             let ins = &f.body[pc];
             let h = self.h(ins.stmt);
             self.cur_health = Some(h);
+            self.cur_range = ins.range;
             self.guard = self.cnf.tru();
             match &ins.kind {
                 InstrKind::Expr(e) => {
@@ -478,16 +482,27 @@ impl<'a> Enc<'a> {
         }
     }
 
+    fn at(&self, e: EncodeError) -> EncodeError {
+        let EncodeError::Unsupported(m) = e;
+        EncodeError::Unsupported(format!("{m} at {}", self.prog.location(self.cur_range)))
+    }
+
     fn store(&mut self, p: &SPtr, ty: &Type, v: SVal) -> E<()> {
         let prog = self.prog;
-        let ub = self.mem.store(&mut self.cnf, p, ty, v, &prog.structs)?;
+        let ub = self
+            .mem
+            .store(&mut self.cnf, p, ty, v, &prog.structs)
+            .map_err(|e| self.at(e))?;
         self.note_ub(ub);
         Ok(())
     }
 
     fn load(&mut self, p: &SPtr, ty: &Type) -> E<SVal> {
         let prog = self.prog;
-        let (v, ub) = self.mem.load(&mut self.cnf, p, ty, &prog.structs)?;
+        let (v, ub) = self
+            .mem
+            .load(&mut self.cnf, p, ty, &prog.structs)
+            .map_err(|e| self.at(e))?;
         self.note_ub(ub);
         Ok(v)
     }
@@ -825,10 +840,15 @@ impl<'a> Enc<'a> {
                 }
                 vals.reverse();
                 // The callee's statements are components of their own.
-                let (saved_ub, saved_guard, saved_h) =
-                    (std::mem::take(&mut self.ub), self.guard, self.cur_health);
+                let (saved_ub, saved_pins, saved_guard, saved_h) = (
+                    std::mem::take(&mut self.ub),
+                    std::mem::take(&mut self.mem.pins),
+                    self.guard,
+                    self.cur_health,
+                );
                 let r = self.call(*f, vals)?;
                 self.ub = saved_ub;
+                self.mem.pins = saved_pins;
                 self.guard = saved_guard;
                 self.cur_health = saved_h;
                 r
