@@ -3,8 +3,7 @@
 // rank ("#1") after the line so colour is never the only cue. No gutter
 // icons: the gutter belongs to breakpoints.
 import * as vscode from "vscode";
-import { heatShade, shadeStyle, STALE_STYLE, type LineStyle } from "./colorScale";
-import { rankLabel } from "./format";
+import { planHeatmap, styleOfKey } from "./heatPlan";
 import type { ScoredLine, ScoresParams } from "./protocol";
 
 /** What one painted line looks like; returned to tests, which cannot read decorations back. */
@@ -17,8 +16,6 @@ export interface PaintedLine {
   after: string;
   stale: boolean;
 }
-
-const STALE_KEY = -1;
 
 export class Heatmap implements vscode.Disposable {
   private readonly types = new Map<number, vscode.TextEditorDecorationType>();
@@ -56,32 +53,21 @@ export class Heatmap implements vscode.Disposable {
     const uri = editor.document.uri.toString();
     const lines = this.enabled ? (this.byUri.get(uri) ?? []) : [];
     const groups = new Map<number, vscode.DecorationOptions[]>();
-    for (const l of lines) {
-      if (l.line >= editor.document.lineCount) continue;
-      const key = l.stale ? STALE_KEY : heatShade(l.heat);
-      const style = this.styleOf(key);
-      const after = ` ${rankLabel(l.rank)}${l.stale ? " stale" : ""}`;
-      const option: vscode.DecorationOptions = {
-        range: new vscode.Range(l.line, 0, l.line, 0),
-        renderOptions: { after: { contentText: after } },
-      };
-      let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = []));
-      group.push(option);
-      this.painted.push({ uri, line: l.line, heat: l.heat, background: style.background, overviewRuler: style.overviewRuler, after, stale: l.stale });
+    for (const p of planHeatmap(lines, editor.document.lineCount)) {
+      let group = groups.get(p.key);
+      if (group === undefined) groups.set(p.key, (group = []));
+      group.push({ range: new vscode.Range(p.line, 0, p.line, 0), renderOptions: { after: { contentText: p.after } } });
+      this.painted.push({ uri, line: p.line, heat: p.heat, background: p.style.background, overviewRuler: p.style.overviewRuler, after: p.after, stale: p.stale });
     }
     for (const key of groups.keys()) this.typeOf(key);
+    // Every known type is set, empty ones too, so lines no longer scored lose their colour.
     for (const [key, type] of this.types) editor.setDecorations(type, groups.get(key) ?? []);
-  }
-
-  private styleOf(key: number): LineStyle {
-    return key === STALE_KEY ? STALE_STYLE : shadeStyle(key);
   }
 
   private typeOf(key: number): vscode.TextEditorDecorationType {
     let type = this.types.get(key);
     if (type === undefined) {
-      const style = this.styleOf(key);
+      const style = styleOfKey(key);
       type = vscode.window.createTextEditorDecorationType({
         isWholeLine: true,
         backgroundColor: style.background,

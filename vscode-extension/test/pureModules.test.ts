@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 // The extension's own logic lives in modules that never import `vscode`, so
 // these unit tests can run under plain node. Keep it that way.
-const PURE = ["colorScale.ts", "format.ts", "protocol.ts", "serverPath.ts", "settings.ts", "statusModel.ts", "treeModel.ts"];
+const PURE = ["colorScale.ts", "format.ts", "heatPlan.ts", "protocol.ts", "serverPath.ts", "settings.ts", "statusModel.ts", "treeModel.ts"];
 
 test("the logic modules do not import vscode", () => {
   const src = path.join(__dirname, "..", "..", "src");
