@@ -655,7 +655,24 @@ fn a_build_error_becomes_a_diagnostic_at_the_compilers_location() {
         .unwrap()
         .clone();
     assert_eq!(error["range"]["start"]["line"], 32, "{error}");
+    assert!(error["message"].as_str().unwrap().contains("build failed"));
     client.wait_notification("faultlens/status", |s| s["state"] == "error");
+    // Fixed: the next run clears the compiler's error and shows the ranking.
+    let fixed = std::fs::read_to_string(&mid)
+        .unwrap()
+        .replace("long n[3] = ;", "long n[3];");
+    std::fs::write(&mid, fixed).unwrap();
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    let p = client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    assert!(!p["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["severity"] == 1));
+    client.wait_notification("faultlens/status", |s| s["state"] == "done");
     client.shutdown();
 }
 
