@@ -43,6 +43,22 @@
 //! Progress (`window/workDoneProgress/create` + `$/progress`) is reported
 //! for runs when the client supports it; failures go to `window/showMessage`
 //! and compiler errors become diagnostics at the compiler's location.
+//!
+//! # Results and edits
+//!
+//! The server reads `<root>/.faultlens/results.json` (root: the first
+//! workspace folder, else `rootUri`), registers a file watcher for it when
+//! the client allows dynamic registration, and also polls it twice a second.
+//! Results describe the files as saved; unsaved edits of open documents are
+//! diffed against the saved text when results arrive. After that, ranked
+//! lines move with inserted and deleted lines, and a line whose own text
+//! changed is stale (Hint severity, "stale" in message, lens and scores)
+//! until the next run; a closed document keeps its lines where the edits
+//! left them. Requests (hover, lenses, ranking) answer from the last
+//! complete results; runs, re-rankings and file reads happen outside the
+//! state lock.
+//!
+//! See `editors/README.md` for the same surface with editor set-ups.
 
 pub mod diagnostics;
 pub mod document;
