@@ -120,6 +120,7 @@ impl State {
     }
 
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
+        let uri = canonical_uri(&uri);
         let tracker = match self.closed.remove(&uri) {
             // Continue from where the last edits left the lines; the text
             // may have changed on disk meanwhile.
@@ -151,7 +152,7 @@ impl State {
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
     ) -> bool {
-        let Some(open) = self.docs.get_mut(uri) else {
+        let Some(open) = self.docs.get_mut(&canonical_uri(uri)) else {
             return false;
         };
         for change in changes {
@@ -185,9 +186,10 @@ impl State {
     }
 
     pub fn close(&mut self, uri: &Uri) {
-        if let Some(doc) = self.docs.remove(uri) {
+        let uri = canonical_uri(uri);
+        if let Some(doc) = self.docs.remove(&uri) {
             if doc.tracker.is_some() {
-                self.closed.insert(uri.clone(), doc);
+                self.closed.insert(uri, doc);
             }
         }
     }
@@ -508,6 +510,17 @@ impl State {
 
 pub const UNTRUSTED: &str = "this workspace is not trusted, so faultlens will not build or run its code; results already in .faultlens/results.json are still shown. Trust the workspace (initialization option \"trusted\": true) to let faultlens run the tests.";
 
+/// The server's spelling of a file URI (clients percent-encode differently),
+/// so documents are found under the URIs the results produce.
+pub fn canonical_uri(uri: &Uri) -> Uri {
+    if uri.scheme().as_str() != "file" {
+        return uri.clone();
+    }
+    uri.to_file_path()
+        .and_then(|p| Uri::from_file_path(p.as_ref()))
+        .unwrap_or_else(|| uri.clone())
+}
+
 /// The root of a workspace from the initialize parameters.
 pub fn root_from(
     root_uri: Option<&Uri>,
@@ -658,6 +671,24 @@ mod tests {
             md.value
         );
         assert!(state.hover(&uri, Position::new(4, 4)).is_some()); // "int s = 0;" moved down
+    }
+
+    #[test]
+    fn documents_are_found_however_the_client_encodes_their_uri() {
+        let (mut state, _) = state_with_results();
+        let odd: Uri = "file:///project/src/%73um.c".parse().unwrap();
+        state.open(odd.clone(), SOURCE.into(), 1);
+        let insert = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(0, 0), Position::new(0, 0))),
+            range_length: None,
+            text: "\n".into(),
+        };
+        assert!(state.change(&odd, 2, &[insert]));
+        // The edit moved the faulty line, whichever spelling is used.
+        assert!(state.hover(&odd, Position::new(6, 4)).is_some());
+        let p = state.publication(HashMap::new());
+        assert_eq!(p.diagnostics[0].2, Some(2));
+        assert_eq!(p.diagnostics[0].1[0].range.start.line, 6);
     }
 
     #[test]
