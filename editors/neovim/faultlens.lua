@@ -103,8 +103,11 @@ function M.start(bufnr)
   return id
 end
 
+-- get_clients replaced get_active_clients in Neovim 0.10.
+local get_clients = vim.lsp.get_clients or vim.lsp.get_active_clients
+
 local function client_for_buf(bufnr)
-  for _, client in pairs(vim.lsp.get_active_clients()) do
+  for _, client in pairs(get_clients()) do
     if client.name == 'faultlens' and vim.lsp.buf_is_attached(bufnr or 0, client.id) then
       return client
     end
