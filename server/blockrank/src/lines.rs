@@ -11,7 +11,8 @@
 //! block score.
 
 use faultlens_cfg::{
-    build_cfgs, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY, EXIT,
+    build_cfgs, evidence_lines, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY,
+    EXIT,
 };
 use faultlens_core::results::{RunResults, Verdict};
 use serde::Serialize;
@@ -148,7 +149,12 @@ pub fn line_scores(
             file: file.path.clone(),
             source,
         })?;
-        let plans = plan(&cfgs, &file.lines);
+        let coverage = results
+            .tests
+            .iter()
+            .flat_map(|t| t.coverage.iter())
+            .filter(|c| c.file as usize == index);
+        let plans = plan(&cfgs, &evidence_lines(&file.lines, coverage));
         let mut sums: Vec<ProfileSums> = cfgs
             .iter()
             .map(|c| {

@@ -2,7 +2,7 @@
 //! profile does not fit: `cargo run -p faultlens-cfg --example
 //! explain_profiles -- <project> [test]` after `faultlens localize <project>`.
 
-use faultlens_cfg::{build_cfgs, plan, CoverageView};
+use faultlens_cfg::{build_cfgs, evidence_lines, plan, CoverageView};
 use faultlens_core::results::RunResults;
 use std::path::Path;
 
@@ -24,7 +24,12 @@ fn main() {
             continue;
         };
         let cfgs = build_cfgs(&source).expect("parses");
-        let plans = plan(&cfgs, &file.lines);
+        let coverage = results
+            .tests
+            .iter()
+            .flat_map(|t| t.coverage.iter())
+            .filter(|c| c.file as usize == fi);
+        let plans = plan(&cfgs, &evidence_lines(&file.lines, coverage));
         for test in &results.tests {
             if only.as_ref().is_some_and(|o| *o != test.name) {
                 continue;

@@ -119,6 +119,7 @@ fn build_function(def: Node, src: &[u8]) -> Option<FunctionCfg> {
         decisions: 0,
         pieces_added: 0,
         span: (0, 0),
+        operator_line: None,
     };
     let first = b.new_block();
     b.edge(ENTRY, first, EdgeKind::Entry);
@@ -212,6 +213,8 @@ struct Builder<'s> {
     /// Lines of the statement or condition being lowered (where gcov may
     /// report the branches of the decisions it contains).
     span: (u32, u32),
+    /// Line of the `&&`/`||` whose right operand is lowered next.
+    operator_line: Option<u32>,
 }
 
 impl Builder<'_> {
@@ -603,6 +606,9 @@ impl Builder<'_> {
                     self.condition(left, t, mid, then, Some(mid));
                 }
                 self.cur = Some(mid);
+                // gcc puts the test of the right operand on the operator's
+                // line (`a ||` on one line, `b)` on the next: line one).
+                self.operator_line = node.child_by_field_name("operator").map(line);
                 self.condition(right, t, f, then, next);
             }
             "unary_expression" if operator(node, self.src) == "!" => {
@@ -637,9 +643,19 @@ impl Builder<'_> {
     /// One two-way decision on `node`, which may itself contain value-level
     /// splits (`f(a ? 1 : 2) > 0`).
     fn atomic(&mut self, node: Node, t: usize, f: usize, then: Option<usize>, next: Option<usize>) {
+        let code_line = self
+            .operator_line
+            .take()
+            .unwrap_or(line(node))
+            .min(line(node));
         self.value(node);
         let b = self.current();
-        self.piece_of(node);
+        self.add_piece(Piece {
+            line: code_line,
+            end_line: end_line(node),
+            continuation: false,
+            scope_open: false,
+        });
         let first_is_false = t != f
             && match next {
                 Some(n) if n == f || n == t => n == f,
@@ -651,7 +667,7 @@ impl Builder<'_> {
             line: span_lo.min(line(node)),
             end_line: span_hi.max(end_line(node)),
             order: self.decisions,
-            expr_line: line(node),
+            expr_line: code_line,
             expr_end_line: end_line(node),
         });
         self.decisions += 1;

@@ -8,7 +8,8 @@ pub mod profile;
 pub use build::build_cfgs;
 pub use graph::{Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT};
 pub use profile::{
-    edge_profiles, plan, profile_file, stopped_calls, CoverageView, EdgeProfile, FunctionPlan,
+    edge_profiles, evidence_lines, plan, profile_file, stopped_calls, CoverageView, EdgeProfile,
+    FunctionPlan,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -633,6 +633,23 @@ pub fn profile_file(
     profiles
 }
 
+/// The lines whose gcov counts are evidence: the file's executable lines
+/// (as the results document lists them for ranking) and every line a test
+/// has a count for (the list for ranking may leave some out, such as
+/// function headers, whose counts are still the best evidence of calls).
+pub fn evidence_lines<'a>(
+    listed: &[u32],
+    coverage: impl IntoIterator<Item = &'a FileCoverage>,
+) -> Vec<u32> {
+    let mut lines = listed.to_vec();
+    for c in coverage {
+        lines.extend_from_slice(&c.lines);
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// How many calls of the function did not return in this run (a crash or
 /// `exit` inside it or below it): calls minus returns.
 pub fn stopped_calls(cfg: &FunctionCfg, profile: &EdgeProfile) -> u64 {

@@ -371,8 +371,8 @@ fn logic_exit_in_callee() {
 fn chains_of_or_folded_conditionals_and_asserts() {
     // classify('(' '[' 'x' ')') with n = 0: a three-operand `||` chain (gcc
     // lists each operand's edge to the next operand first), an `&&` split
-    // over two lines whose second line never runs (gcov leaves its branches
-    // out), `n < c ? n : c` and `c > 5 ? 1 : 0` that gcc folds into values
+    // over two lines whose second line (where gcc tests the right operand,
+    // at the operator) never runs, so gcov leaves its branches out, `n < c ? n : c` and `c > 5 ? 1 : 0` that gcc folds into values
     // (no decision), and asserts with one and two operands.
     let prog = Program::compile(include_str!("programs/chains.c"));
     let p = prog.profile(&["0", "(", "[", "x", ")"]);

@@ -6,8 +6,8 @@ int classify(int c, int n)
     int kind = 0;
     if (c == '(' || c == '[' || c == '{')
         kind = 1;
-    else if (n > 0 &&
-             c == ')')
+    else if (n > 0
+             && c == ')')
         kind = 2;
     int low = n < c ? n : c;
     int flag = c > 5 ? 1 : 0;
