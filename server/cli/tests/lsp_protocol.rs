@@ -885,3 +885,28 @@ fn new_results_describe_the_saved_text_not_unsaved_edits() {
     assert!(!top["message"].as_str().unwrap().contains("stale"));
     client.shutdown();
 }
+
+#[test]
+fn a_file_changed_after_the_run_shows_its_results_as_stale() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    // Someone edits mid.c outside the editor after the run.
+    std::thread::sleep(Duration::from_millis(20));
+    let mid = root.join("mid.c");
+    let text = std::fs::read_to_string(&mid).unwrap();
+    std::fs::write(&mid, format!("/* edited */\n{text}")).unwrap();
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    let p = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| !d.is_empty())
+    });
+    let diags = p["diagnostics"].as_array().unwrap();
+    assert!(
+        diags
+            .iter()
+            .all(|d| d["severity"] == 4 && d["message"].as_str().unwrap().contains("stale")),
+        "{diags:#?}"
+    );
+    client.wait_notification("faultlens/status", |s| s["state"] == "stale");
+    client.shutdown();
+}

@@ -177,6 +177,7 @@ mod tests {
             uri: loc.uri_of("src/sum.c").unwrap(),
             tracker,
             lines: text.split('\n').collect(),
+            changed_on_disk: false,
         }
     }
 

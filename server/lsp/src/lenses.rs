@@ -79,6 +79,7 @@ mod tests {
             uri: loc.uri_of("src/sum.c").unwrap(),
             tracker: None,
             lines: SOURCE.split('\n').collect(),
+            changed_on_disk: false,
         };
         let lenses = for_file(&loc, &view, 2, true);
         assert_eq!(lenses.len(), 3);
@@ -110,6 +111,7 @@ mod tests {
             uri: loc.uri_of("tests/driver.c").unwrap(),
             tracker: None,
             lines: vec![],
+            changed_on_disk: false,
         };
         assert!(for_file(&loc, &view, 10, true).is_empty());
     }

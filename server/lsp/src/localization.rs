@@ -5,7 +5,7 @@ use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, Ranked};
 use faultlens_core::results::{RunResults, TestRecord, Verdict};
 use faultlens_core::spectra::{Counts, Spectra};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tower_lsp_server::ls_types::Uri;
@@ -22,6 +22,9 @@ pub struct Localization {
     pub ranking: Vec<Ranked>,
     /// How many components failing tests ran (`ef > 0`): the lines worth reading.
     pub suspicious: usize,
+    /// Files modified on disk after the run (their lines may have moved):
+    /// filled in by the edge that reads the disk.
+    pub changed_on_disk: HashSet<u32>,
     /// (file index, 1-based line) → index into `ranking`.
     position: HashMap<(u32, u32), usize>,
 }
@@ -65,6 +68,7 @@ impl Localization {
             spectra,
             ranking,
             suspicious,
+            changed_on_disk: HashSet::new(),
             position,
         }
     }

@@ -15,6 +15,8 @@ pub struct FileView<'a> {
     pub tracker: Option<&'a LineTracker>,
     /// The file's current lines, when known (open document or read from disk).
     pub lines: Vec<&'a str>,
+    /// The file changed on disk after the run: every line is stale.
+    pub changed_on_disk: bool,
 }
 
 /// A ranked line's current place.
@@ -35,7 +37,7 @@ impl FileView<'_> {
             None => {
                 return Some(Placed {
                     line: baseline,
-                    stale: false,
+                    stale: self.changed_on_disk,
                 })
             }
         };

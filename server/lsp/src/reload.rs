@@ -6,7 +6,9 @@ use crate::localization::Localization;
 use crate::state::FileSignature;
 use faultlens_core::measures::Measure;
 use faultlens_pipeline::store;
+use std::collections::HashSet;
 use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
 
 #[derive(Debug)]
 pub enum Loaded {
@@ -17,6 +19,21 @@ pub enum Loaded {
     Ranked(Box<Localization>, FileSignature),
     /// The file exists but cannot be used; the message says why and what to do.
     Broken(String, FileSignature),
+}
+
+/// Files of the results modified after the run finished: the lines the
+/// results name may no longer be where they were.
+pub fn changed_since(loc: &Localization, root: &Path) -> HashSet<u32> {
+    let finished = UNIX_EPOCH + Duration::from_millis(loc.results.created_unix_ms);
+    loc.files_with_results()
+        .into_iter()
+        .filter(|&f| {
+            let path = root.join(&loc.results.files[f as usize].path);
+            std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|modified| modified > finished)
+        })
+        .collect()
 }
 
 pub fn signature(path: &Path) -> Option<FileSignature> {
@@ -39,7 +56,9 @@ pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Load
     }
     match store::read_results(root) {
         Ok(Some(results)) => {
-            Loaded::Ranked(Box::new(Localization::new(results, measure, root)), sig)
+            let mut loc = Localization::new(results, measure, root);
+            loc.changed_on_disk = changed_since(&loc, root);
+            Loaded::Ranked(Box::new(loc), sig)
         }
         Ok(None) => Loaded::Missing,
         Err(e) => Loaded::Broken(e.to_string(), sig),

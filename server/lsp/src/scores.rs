@@ -68,6 +68,7 @@ mod tests {
             uri: loc.uri_of("src/sum.c").unwrap(),
             tracker: None,
             lines: vec![],
+            changed_on_disk: false,
         };
         let p = payload(&loc, &[view]);
         assert_eq!(p["measure"], "ochiai");

@@ -116,7 +116,11 @@ impl State {
         let loc = self.localization.as_ref()?;
         let file = self.file_index(loc, uri)?;
         let lines = &loc.results.files[file as usize].lines;
-        Some(LineTracker::new(lines.iter().map(|l| l.saturating_sub(1))))
+        let mut tracker = LineTracker::new(lines.iter().map(|l| l.saturating_sub(1)));
+        if loc.changed_on_disk.contains(&file) {
+            tracker.mark_all_stale();
+        }
+        Some(tracker)
     }
 
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
@@ -270,13 +274,16 @@ impl State {
     /// Installs a re-ranking if it still fits: same results, and the
     /// measure it used is still the chosen one. Trackers stay: the ranked
     /// lines did not move.
-    pub fn apply_rerank(&mut self, fresh: Localization) -> bool {
+    pub fn apply_rerank(&mut self, mut fresh: Localization) -> bool {
         let fits = self
             .localization
             .as_ref()
             .is_some_and(|l| Arc::ptr_eq(&l.results, &fresh.results))
             && fresh.measure == self.settings.measure;
         if fits {
+            if let Some(old) = &self.localization {
+                fresh.changed_on_disk = old.changed_on_disk.clone();
+            }
             self.localization = Some(Arc::new(fresh));
         }
         fits
@@ -298,12 +305,14 @@ impl State {
                 uri,
                 tracker: open.tracker.as_ref(),
                 lines: open.doc.text.split('\n').collect(),
+                changed_on_disk: false,
             });
         }
         Some(FileView {
             file,
             uri,
             tracker: None,
+            changed_on_disk: loc.changed_on_disk.contains(&file),
             lines: disk
                 .get(&file)
                 .map(|t| t.split('\n').collect())
@@ -398,7 +407,11 @@ impl State {
             .docs
             .values()
             .chain(self.closed.values())
-            .any(|d| d.tracker.as_ref().is_some_and(LineTracker::any_changed));
+            .any(|d| d.tracker.as_ref().is_some_and(LineTracker::any_changed))
+            || self
+                .localization
+                .as_ref()
+                .is_some_and(|l| !l.changed_on_disk.is_empty());
         let summary = format!("{failing} failing of {total} tests");
         let (state, message) = if self.run.is_some() {
             (
@@ -689,6 +702,30 @@ mod tests {
         let p = state.publication(HashMap::new());
         assert_eq!(p.diagnostics[0].2, Some(2));
         assert_eq!(p.diagnostics[0].1[0].range.start.line, 6);
+    }
+
+    #[test]
+    fn files_changed_on_disk_after_the_run_are_stale() {
+        let mut state = State {
+            root: Some(PathBuf::from("/project")),
+            ..State::default()
+        };
+        let mut loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        loc.changed_on_disk.insert(0);
+        state.install(loc, None, &HashMap::new());
+        let p = state.publication(HashMap::new());
+        assert!(p.diagnostics[0]
+            .1
+            .iter()
+            .all(|d| d.message.contains("stale")));
+        assert_eq!(p.status["state"], "stale");
+        let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
+        state.open(uri.clone(), SOURCE.into(), 1);
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(5, 4)).unwrap().contents
+        else {
+            panic!()
+        };
+        assert!(md.value.contains("Stale"));
     }
 
     #[test]

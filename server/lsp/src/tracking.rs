@@ -53,6 +53,14 @@ impl LineTracker {
         }
     }
 
+    /// Marks every tracked line stale (the baseline is not the text the
+    /// results describe).
+    pub fn mark_all_stale(&mut self) {
+        for tracked in self.lines.values_mut() {
+            tracked.stale = true;
+        }
+    }
+
     /// Where baseline line `line` is now; untracked lines are reported in
     /// place and fresh (nothing is known about them).
     pub fn get(&self, line: u32) -> Tracked {
