@@ -61,6 +61,7 @@
 //!
 //! See `editors/README.md` for the same surface with editor set-ups.
 
+pub mod commands;
 pub mod diagnostics;
 pub mod document;
 pub mod framing;

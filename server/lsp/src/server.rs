@@ -1,7 +1,7 @@
 //! The protocol edge: tower-lsp-server handlers that lock the shared state,
 //! ask the pure modules what to show, unlock, and talk to the client.
 //! Requests answer from the last complete results; builds and test runs
-//! happen in background tasks (see `run`).
+//! happen in background tasks (see `run`); commands live in `commands`.
 
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::localization::Localization;
@@ -9,13 +9,10 @@ use crate::protocol::{Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
 use crate::state::{Problem, State, UNTRUSTED};
-use crate::{ranking, run};
-use faultlens_core::measures::Measure;
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -253,144 +250,6 @@ impl Backend {
         });
     }
 
-    /// Starts a build-and-run in the background, cancelling one in progress.
-    /// Refused (with the reason) when the workspace is not trusted.
-    pub async fn start_run(&self) -> std::result::Result<u64, String> {
-        let started = {
-            let mut state = self.state();
-            if !state.trusted {
-                Err(format!("faultlens will not run anything: {UNTRUSTED}"))
-            } else if let Some(root) = state.root.clone() {
-                if let Some(old) = state.run.take() {
-                    old.cancel.cancel();
-                }
-                state.run_generation += 1;
-                let active = crate::state::ActiveRun {
-                    generation: state.run_generation,
-                    cancel: faultlens_pipeline::CancelToken::new(),
-                };
-                state.run = Some(active.clone());
-                Ok((
-                    active,
-                    root,
-                    state.settings.timeout,
-                    state.client_supports_progress,
-                ))
-            } else {
-                Err("faultlens has no workspace folder to run in: open a folder (the project root) in the editor".into())
-            }
-        };
-        match started {
-            Ok((active, root, timeout, progress)) => {
-                let generation = active.generation;
-                tokio::spawn(run::run(self.clone(), active, root, timeout, progress));
-                self.send_status().await;
-                Ok(generation)
-            }
-            Err(message) => {
-                self.client
-                    .show_message(MessageType::WARNING, &message)
-                    .await;
-                Err(message)
-            }
-        }
-    }
-
-    /// Whether run `generation` is still the current one.
-    pub fn is_current(&self, generation: u64) -> bool {
-        self.state()
-            .run
-            .as_ref()
-            .is_some_and(|r| r.generation == generation)
-    }
-
-    /// The `faultlens/ranking` request.
-    pub async fn ranking(&self, params: Value) -> Result<Value> {
-        let (loc, measure) = {
-            let state = self.state();
-            let Some(loc) = state.localization.clone() else {
-                return Err(request_failed(
-                    "no results yet: run `faultlens localize` or the faultlens.localize command",
-                ));
-            };
-            (loc, state.settings.measure)
-        };
-        let measure = match params.get("measure") {
-            None | Some(Value::Null) => measure,
-            Some(Value::String(name)) => Measure::parse(name).map_err(Error::invalid_params)?,
-            Some(other) => {
-                return Err(Error::invalid_params(format!(
-                    "measure must be a string, got {other}"
-                )))
-            }
-        };
-        tokio::task::spawn_blocking(move || ranking::ranking_json(&loc, measure))
-            .await
-            .map_err(|e| request_failed(&format!("ranking failed: {e}")))?
-            .map_err(Error::invalid_params)
-    }
-
-    async fn show_failing_tests(&self, arguments: &[Value]) -> Result<Option<Value>> {
-        let place = match arguments.first() {
-            None | Some(Value::Null) => None,
-            Some(arg) => {
-                let uri = arg
-                    .get("uri")
-                    .and_then(Value::as_str)
-                    .and_then(|u| u.parse::<Uri>().ok());
-                let line = arg.get("line").and_then(Value::as_u64);
-                match (uri, line) {
-                    (Some(uri), Some(line)) => Some((uri, line as u32)),
-                    _ => {
-                        return Err(Error::invalid_params(
-                            "faultlens.showFailingTests takes [{\"uri\": \"file:///...\", \"line\": <0-based>}] or no arguments",
-                        ))
-                    }
-                }
-            }
-        };
-        let tests = self
-            .state()
-            .failing_tests(place.as_ref().map(|(u, l)| (u, *l)));
-        let text = if tests.is_empty() {
-            "faultlens: no failing test ran this line".to_string()
-        } else {
-            let lines: Vec<String> = tests
-                .iter()
-                .map(|t| match t["reason"].as_str() {
-                    Some(reason) => format!("{}: {reason}", t["name"].as_str().unwrap_or("?")),
-                    None => t["name"].as_str().unwrap_or("?").to_string(),
-                })
-                .collect();
-            format!(
-                "faultlens: failing tests that ran this line:\n{}",
-                lines.join("\n")
-            )
-        };
-        self.client.show_message(MessageType::INFO, text).await;
-        Ok(Some(Value::Array(tests)))
-    }
-
-    async fn set_measure(&self, arguments: &[Value]) -> Result<Option<Value>> {
-        let Some(name) = arguments.first().and_then(Value::as_str) else {
-            return Err(Error::invalid_params(
-                "faultlens.setMeasure takes the measure's name, e.g. [\"dstar\"]",
-            ));
-        };
-        let mut settings = self.state().settings.clone();
-        let problems = settings.apply(&json!({ "measure": name }));
-        if let Some(problem) = problems.first() {
-            self.client
-                .show_message(MessageType::WARNING, problem)
-                .await;
-            return Err(Error::invalid_params(problem.clone()));
-        }
-        self.state().settings.measure = settings.measure;
-        self.rerank().await;
-        self.publish().await;
-        Ok(Some(json!({ "measure": settings.measure.name() })))
-    }
-
     /// The lock a run holds while its pipeline job works.
     pub fn run_slot(&self) -> &tokio::sync::Mutex<()> {
         &self.shared.run_slot
@@ -406,14 +265,6 @@ impl Backend {
         if let Some(run) = self.state().run.take() {
             run.cancel.cancel();
         }
-    }
-}
-
-fn request_failed(message: &str) -> Error {
-    Error {
-        code: tower_lsp_server::jsonrpc::ErrorCode::ServerError(-32803),
-        message: message.to_string().into(),
-        data: None,
     }
 }
 
@@ -628,16 +479,6 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
-        match params.command.as_str() {
-            LOCALIZE => Ok(Some(match self.start_run().await {
-                Ok(run) => json!({ "started": true, "run": run }),
-                Err(reason) => json!({ "started": false, "reason": reason }),
-            })),
-            SHOW_FAILING_TESTS => self.show_failing_tests(&params.arguments).await,
-            SET_MEASURE => self.set_measure(&params.arguments).await,
-            other => Err(Error::invalid_params(format!(
-                "unknown command {other:?}; faultlens offers {LOCALIZE}, {SHOW_FAILING_TESTS} and {SET_MEASURE}"
-            ))),
-        }
+        self.execute(&params.command, &params.arguments).await
     }
 }
