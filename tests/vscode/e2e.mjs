@@ -311,6 +311,25 @@ async function uiPhase() {
       );
     });
 
+    await check("ui: clicking the lens lists the failing tests that ran the line", async () => {
+      await page.locator(".monaco-editor .codelens-decoration a", { hasText: /#1 · Ochiai/ }).first().click();
+      // The server answers with window/showMessage; the workbench announces it (aria alert) and keeps it in the notification list.
+      await page.waitForFunction(
+        () => [...document.querySelectorAll(".monaco-aria-container .monaco-alert")].some((a) => /failing tests that ran this line/.test(a.textContent)),
+        null,
+        { timeout: 15000 },
+      );
+      await palette(">Notifications: Show Notifications");
+      await page.waitForFunction(
+        () => /first-middle-last-largest/.test(document.querySelector(".notifications-center")?.textContent ?? ""),
+        null,
+        { timeout: 10000 },
+      );
+      await shot(page, "ui-2b-lens-click.png");
+      await palette(">Notifications: Clear All Notifications");
+      await page.keyboard.press("Escape");
+    });
+
     await check("ui: the faulty line has the hottest background and the #1 label", async () => {
       const found = await page.evaluate((top) => {
         const overlays = [...document.querySelectorAll(".monaco-editor .view-overlays > div")];
