@@ -54,8 +54,8 @@
 //! lines move with inserted and deleted lines, and a line whose own text
 //! changed is stale (Hint severity, "stale" in message, lens and scores)
 //! until the next run; a closed document keeps its lines where the edits
-//! left them. A file modified on disk after the run (by a checkout, another
-//! editor) shows all its results as stale. Requests (hover, lenses, ranking) answer from the last
+//! left them. A file whose content differs from the digest the run recorded
+//! (a checkout, another editor) shows all its results as stale. Requests (hover, lenses, ranking) answer from the last
 //! complete results; runs, re-rankings and file reads happen outside the
 //! state lock.
 //!

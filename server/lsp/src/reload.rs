@@ -5,6 +5,7 @@
 use crate::localization::Localization;
 use crate::state::FileSignature;
 use faultlens_core::measures::Measure;
+use faultlens_core::sources::digest;
 use faultlens_pipeline::store;
 use std::collections::HashSet;
 use std::path::Path;
@@ -21,17 +22,25 @@ pub enum Loaded {
     Broken(String, FileSignature),
 }
 
-/// Files of the results modified after the run finished: the lines the
-/// results name may no longer be where they were.
+/// Files of the results that changed since the run: their content differs
+/// from the digest the run recorded, or (results without digests) they were
+/// modified after the run finished. The lines the results name may no
+/// longer be where they were.
 pub fn changed_since(loc: &Localization, root: &Path) -> HashSet<u32> {
     let finished = UNIX_EPOCH + Duration::from_millis(loc.results.created_unix_ms);
     loc.files_with_results()
         .into_iter()
         .filter(|&f| {
-            let path = root.join(&loc.results.files[f as usize].path);
-            std::fs::metadata(path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|modified| modified > finished)
+            let file = &loc.results.files[f as usize];
+            let path = root.join(&file.path);
+            match &file.digest {
+                Some(recorded) => {
+                    std::fs::read(&path).is_ok_and(|bytes| digest(&bytes) != *recorded)
+                }
+                None => std::fs::metadata(&path)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|modified| modified > finished),
+            }
         })
         .collect()
 }
@@ -62,5 +71,32 @@ pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Load
         }
         Ok(None) => Loaded::Missing,
         Err(e) => Loaded::Broken(e.to_string(), sig),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::localization::fixtures::{results, SOURCE};
+
+    #[test]
+    fn content_digests_decide_what_changed_since_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let path = root.join("src/sum.c");
+        std::fs::write(&path, SOURCE).unwrap();
+        let mut results = results();
+        results.files[0].digest = Some(digest(SOURCE.as_bytes()));
+        // Written long after the run, but the same content: unchanged.
+        results.created_unix_ms = 1;
+        let loc = Localization::new(results.clone(), Measure::Ochiai, root);
+        assert!(changed_since(&loc, root).is_empty());
+        std::fs::write(&path, format!("// edited\n{SOURCE}")).unwrap();
+        assert_eq!(changed_since(&loc, root), HashSet::from([0]));
+        // Without a digest, the modification time decides.
+        results.files[0].digest = None;
+        let loc = Localization::new(results, Measure::Ochiai, root);
+        assert_eq!(changed_since(&loc, root), HashSet::from([0]));
     }
 }
