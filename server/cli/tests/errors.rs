@@ -83,7 +83,8 @@ fn a_missing_compiler_is_named_with_the_fix() {
     ]);
     let err = localize_fails(dir.path());
     assert!(
-        err.contains("gcc-that-does-not-exist") && err.contains("install"),
+        err.contains("gcc-that-does-not-exist")
+            && err.contains("[build] cc = \"gcc-that-does-not-exist\""),
         "{err}"
     );
 }

@@ -180,13 +180,15 @@ impl Config {
                 return Err(fail("name", "a [[test]] has an empty name".into()));
             }
             if !seen.insert(t.name.as_str()) {
-                return Err(fail(
-                    &key,
-                    format!(
-                        "two tests are named {:?}; test names must be unique",
+                let second =
+                    nth_line_of(text, &key, 2).map_or(String::new(), |l| format!("line {l}: "));
+                return Err(PipelineError::Config {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "{second}a second test is named {:?}; test names must be unique",
                         t.name
                     ),
-                ));
+                });
             }
             if t.stdin.is_some() && t.stdin_file.is_some() {
                 return Err(fail(
@@ -213,15 +215,32 @@ impl Config {
 
 /// The 1-based line of the first occurrence of `needle`, for messages.
 pub fn line_of(text: &str, needle: &str) -> Option<u32> {
+    nth_line_of(text, needle, 1)
+}
+
+/// The 1-based line of the `n`-th line containing `needle`.
+pub fn nth_line_of(text: &str, needle: &str, n: usize) -> Option<u32> {
     text.lines()
-        .position(|l| l.contains(needle))
-        .map(|i| i as u32 + 1)
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .nth(n.checked_sub(1)?)
+        .map(|(i, _)| i as u32 + 1)
 }
 
 /// toml's messages already name the line and column; keep the first line of
 /// them (the location and the problem) and the caret excerpt.
 fn describe_toml_error(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message();
+    // serde names Rust types; say what a person would write instead.
+    let message = error
+        .message()
+        .replace("expected f64", "expected a number")
+        .replace("expected usize", "expected a whole number (0 or more)")
+        .replace("expected i32", "expected an integer")
+        .replace(
+            "expected a sequence",
+            "expected a list, like [\"a\", \"b\"]",
+        )
+        .replace("expected a boolean", "expected true or false");
     match error.span() {
         Some(span) => {
             let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
@@ -277,7 +296,10 @@ expected_exit = 0
     #[test]
     fn a_wrong_type_names_the_line() {
         let err = parse("[run]\ntimeout = \"ten\"\n").unwrap_err().to_string();
-        assert!(err.contains("line 2"), "{err}");
+        assert!(
+            err.contains("line 2") && err.contains("expected a number"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -285,7 +307,7 @@ expected_exit = 0
         let err = parse("[[test]]\nname = \"a\"\n[[test]]\nname = \"a\"\n")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("unique") && err.contains("line 2"), "{err}");
+        assert!(err.contains("unique") && err.contains("line 4"), "{err}");
     }
 
     #[test]

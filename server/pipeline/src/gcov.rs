@@ -16,6 +16,8 @@ use std::process::{Command, Stdio};
 pub struct FileCounts {
     /// line → (count, branch counts in gcov's order)
     pub lines: BTreeMap<u32, (u64, Vec<u64>)>,
+    /// `(start line, end line)` of each function defined in the file.
+    pub functions: Vec<(u32, u32)>,
 }
 
 /// Absolute source path → its counts.
@@ -36,6 +38,14 @@ struct JsonFile {
     file: String,
     #[serde(default)]
     lines: Vec<JsonLine>,
+    #[serde(default)]
+    functions: Vec<JsonFunction>,
+}
+
+#[derive(Deserialize)]
+struct JsonFunction {
+    start_line: u32,
+    end_line: u32,
 }
 
 #[derive(Deserialize)]
@@ -77,6 +87,11 @@ fn merge(doc: Document, into: &mut Coverage) {
     for file in doc.files {
         let path = normalize(&cwd.join(&file.file));
         let entry = into.entry(path).or_default();
+        for f in &file.functions {
+            if !entry.functions.contains(&(f.start_line, f.end_line)) {
+                entry.functions.push((f.start_line, f.end_line));
+            }
+        }
         for line in file.lines {
             let branches: Vec<u64> = line.branches.iter().map(|b| b.count).collect();
             let slot = entry
@@ -191,6 +206,19 @@ pub fn executable_lines(gcov: &str, notes: &[PathBuf], scratch: &Path) -> Result
     outcome.map(|()| coverage)
 }
 
+/// Signature lines of functions that have other executable lines. gcov
+/// counts a function's entry on its signature line, so that line always
+/// ties with the function's first statement and only lengthens the list a
+/// developer reads; a one-line function keeps it.
+pub fn signature_lines(counts: &FileCounts) -> Vec<u32> {
+    counts
+        .functions
+        .iter()
+        .filter(|(start, end)| end > start && counts.lines.range(start + 1..=*end).next().is_some())
+        .map(|(start, _)| *start)
+        .collect()
+}
+
 /// For every notes file, the `.gcda` path a test writes (before the prefix).
 pub fn data_paths(notes: &[PathBuf]) -> BTreeMap<PathBuf, PathBuf> {
     notes
@@ -216,6 +244,20 @@ mod tests {
         let file = &cov[Path::new("/p/src/a.c")];
         assert_eq!(file.lines[&3], (7, vec![5, 2]));
         assert_eq!(file.lines[&4], (0, vec![]));
+    }
+
+    #[test]
+    fn signature_lines_of_functions_with_a_body_are_found() {
+        let mut counts = FileCounts::default();
+        for line in [3, 4, 5, 9] {
+            counts.lines.insert(line, (1, vec![]));
+        }
+        counts.functions = vec![(3, 6), (9, 9), (12, 10)];
+        assert_eq!(
+            signature_lines(&counts),
+            vec![3],
+            "the one-line function keeps its line"
+        );
     }
 
     #[test]

@@ -67,6 +67,11 @@ pub fn localize(
         .or(project.config.run.timeout.map(Duration::from_secs_f64))
         .unwrap_or(DEFAULT_TIMEOUT);
 
+    // Mistakes in declared tests (a missing stdin_file) are reported before
+    // minutes of building.
+    if let Some(declared) = discover::discover_declared(project, timeout) {
+        declared?;
+    }
     progress(Progress::Building);
     let digests = crate::store::digest_sources(&project.root);
     let built = build::build(project, &tools, jobs)?;
@@ -209,12 +214,25 @@ fn assemble(
         }
     };
     add_lines(&executable, false);
+    // Lines that are not statements a developer could fix.
+    let mut signatures: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for (path, counts) in &executable {
+        if let Some(rel) = built.paths.to_project_relative(path) {
+            signatures
+                .entry(rel)
+                .or_default()
+                .extend(gcov::signature_lines(counts));
+        }
+    }
     for f in &finished {
         add_lines(&f.coverage, true);
     }
-    for lines in files.values_mut() {
+    for (path, lines) in files.iter_mut() {
         lines.sort_unstable();
         lines.dedup();
+        if let Some(drop) = signatures.get(path) {
+            lines.retain(|l| !drop.contains(l));
+        }
     }
     let index: BTreeMap<String, u32> = files
         .keys()

@@ -21,7 +21,12 @@ impl Toolchain {
             .clone()
             .or_else(|| std::env::var("CC").ok().filter(|s| !s.trim().is_empty()))
             .unwrap_or_else(|| "gcc".into());
-        require(&cc, "the C compiler", "install gcc (Debian/Ubuntu: `sudo apt-get install gcc`) or set [build] cc in faultlens.toml")?;
+        let hint = if config.build.cc.is_some() {
+            format!("[build] cc = {cc:?} in faultlens.toml names a compiler that cannot be run; fix it, or remove it to use $CC or gcc")
+        } else {
+            "install gcc (Debian/Ubuntu: `sudo apt-get install gcc`), or name your compiler with [build] cc in faultlens.toml".to_string()
+        };
+        require(&cc, "the C compiler", &hint)?;
         let gcov = matching_gcov(&cc);
         require(&gcov, "gcov, which reads the coverage data", "gcov comes with gcc (Debian/Ubuntu: `sudo apt-get install gcc`); it must be the same version as the compiler")?;
         Ok(Toolchain { cc, gcov })

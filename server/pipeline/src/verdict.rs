@@ -19,12 +19,18 @@ pub fn judge(spec: &TestSpec, run: &Execution) -> (Outcome, Option<String>) {
         );
     }
     if let Some(sig) = run.signal {
-        return (
-            Outcome::Crashed,
-            Some(format!("crashed: killed by {}", signal_name(sig))),
-        );
+        let reason = format!("crashed: killed by {}", signal_name(sig));
+        return (Outcome::Crashed, Some(with_last_output(reason, run)));
     }
-    let failure = expectation_failure(spec, run);
+    let failure = expectation_failure(spec, run).map(|reason| {
+        // An exit status alone says little; the test's own last words
+        // (an assertion message, "FAIL ...") usually say what went wrong.
+        if spec.expect.stdout.is_none() {
+            with_last_output(reason, run)
+        } else {
+            reason
+        }
+    });
     let expect = &spec.expect;
     match (failure, expect.will_fail) {
         (None, false) => (Outcome::Passed, None),
@@ -64,6 +70,31 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
         }
     }
     None
+}
+
+/// `reason` followed by the last non-empty line the test printed (stderr
+/// first), when there is one.
+fn with_last_output(reason: String, run: &Execution) -> String {
+    let last_line = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(String::from)
+    };
+    match last_line(&run.stderr).or_else(|| last_line(&run.stdout)) {
+        Some(line) => format!("{reason}: {}", clip(&line, 100)),
+        None => reason,
+    }
+}
+
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// `None` when equal under `compare`; else where they first differ.

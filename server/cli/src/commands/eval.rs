@@ -91,6 +91,7 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
             Arc::new(run_fixture(dir, &cancel).with_context(|| format!("fixture {name}"))?);
         let sources = store::read_sources(dir, &results);
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
+        warn_unranked_faults(&name, &truth, &results);
         for &measure in &measures {
             let analysis = analyse(results.clone(), measure, false, &sources)?;
             let position = fault_position(&analysis.ranking, |i| {
@@ -146,6 +147,18 @@ fn find_fixtures(roots: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             found.push(root.clone());
             continue;
         }
+        if !root.is_dir() {
+            if root == Path::new("fixtures") {
+                return Err(anyhow!(
+                    "there is no ./fixtures directory here; name the fixture directories (each with a {GROUND_TRUTH}): faultlens eval DIR..."
+                ));
+            }
+            eprintln!(
+                "faultlens eval: skipping {} (not a directory)",
+                root.display()
+            );
+            continue;
+        }
         let entries =
             std::fs::read_dir(root).with_context(|| format!("listing {}", root.display()))?;
         let mut dirs: Vec<PathBuf> = entries
@@ -153,10 +166,33 @@ fn find_fixtures(roots: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             .map(|e| e.path())
             .filter(|p| p.join(GROUND_TRUTH).is_file())
             .collect();
+        if dirs.is_empty() {
+            eprintln!("faultlens eval: {} has no {GROUND_TRUTH} and no fixture directories with one; skipping it", root.display());
+        }
         dirs.sort();
         found.extend(dirs);
     }
     Ok(found)
+}
+
+/// A ground truth whose lines are not executable can never be found: say
+/// so, or the fixture silently counts as a miss.
+fn warn_unranked_faults(fixture: &str, truth: &GroundTruth, results: &RunResults) {
+    for fault in &truth.faults {
+        let file = results.files.iter().find(|f| f.path == fault.file);
+        let executable = fault
+            .lines
+            .iter()
+            .any(|l| file.is_some_and(|f| f.lines.contains(l)));
+        if !executable {
+            let lines: Vec<String> = fault.lines.iter().map(u32::to_string).collect();
+            eprintln!(
+                "warning: {fixture}: the ground truth names {}:{}, which is not an executable line of the coverage build; it can never be found",
+                fault.file,
+                lines.join(",")
+            );
+        }
+    }
 }
 
 struct Summary {
@@ -193,7 +229,11 @@ fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
 }
 
 fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize, usize)]) {
-    println!("{} fixtures:", fixtures.len());
+    println!(
+        "{} fixture{}:",
+        fixtures.len(),
+        if fixtures.len() == 1 { "" } else { "s" }
+    );
     for (name, total, failed) in fixtures {
         let ochiai = scores
             .iter()

@@ -27,6 +27,15 @@ pub fn build(
         "it comes with CMake (Debian/Ubuntu: `sudo apt-get install cmake`)",
     )?;
     let root = &project.root;
+    if !root.join("CMakeLists.txt").is_file() {
+        return Err(crate::error::PipelineError::Config {
+            path: root.join(crate::config::CONFIG_FILE),
+            message: format!(
+                "this is configured as a CTest project ([project] kind = \"ctest\" or a [ctest] section) but {} has no CMakeLists.txt",
+                root.display()
+            ),
+        });
+    }
     let dir = project.work_dir().join("cmake-build");
     let paths = PathMap::new(root.clone(), None);
     let section = project.config.ctest.clone().unwrap_or_default();

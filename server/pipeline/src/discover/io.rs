@@ -25,7 +25,17 @@ pub fn discover_unbuilt(project: &Project, timeout: Duration) -> Result<Vec<Test
         .program
         .clone()
         .unwrap_or_else(|| "prog".into());
-    declared(project, &project.root.join(program), &project.root, timeout)
+    // Where the build will put the program and where the tests will run.
+    let (program, cwd) = if project.config.build.command.is_some() {
+        let shadow = project.work_dir().join("shadow");
+        (shadow.join(program), shadow)
+    } else {
+        (
+            project.work_dir().join("build").join(program),
+            project.root.clone(),
+        )
+    };
+    declared(project, &program, &cwd, timeout)
 }
 
 fn declared(
@@ -69,7 +79,14 @@ fn declared(
             file: CONFIG_FILE.into(),
             line,
         });
-        let (stdin, stdout) = io_test_data(t, root, &config_path)?;
+        let (stdin, stdout) =
+            io_test_data(t, root, &config_path).map_err(|e| match (e, &location) {
+                (PipelineError::Config { path, message }, Some(loc)) => PipelineError::Config {
+                    path,
+                    message: format!("line {}: {message}", loc.line),
+                },
+                (e, _) => e,
+            })?;
         tests.push(make(
             t.name.clone(),
             t.args.clone(),
