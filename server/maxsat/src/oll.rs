@@ -202,7 +202,13 @@ impl Engine for Oll {
                 Answer::Unknown => unreachable_unknown()?,
             }
         }
-        let mut level = self.top_level();
+        // When the cap equals the lower bound (enumerating further optima),
+        // strata cannot help: one call under every assumption decides.
+        let mut level = if cap.is_some_and(|cap| cap <= self.lower_bound) {
+            0
+        } else {
+            self.top_level()
+        };
         loop {
             if cap.is_some_and(|cap| self.lower_bound > cap) {
                 return Ok(Step::AboveCap);
