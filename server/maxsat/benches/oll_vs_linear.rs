@@ -234,7 +234,7 @@ fn describe(outcome: &Outcome) -> String {
 fn main() {
     let wcnf_dir = std::env::var_os("FAULTLENS_WCNF_DIR");
     println!(
-        "median of up to {RUNS} runs; each call stops after {}s (\"timeout\")",
+        "median of up to {RUNS} runs; each call stops after {}s (\"timeout\"; \"+\": enumeration incomplete)",
         BUDGET.as_secs()
     );
     println!(
@@ -264,9 +264,9 @@ fn main() {
         if all_oll.complete && all_lin.complete {
             assert_eq!(all_oll.solutions.len(), all_lin.solutions.len());
         }
-        let flag = |complete: bool| if complete { "" } else { "+" };
+        let flag = |complete: bool| if complete { " " } else { "+" };
         println!(
-            "{:>5} {:>5} {:>7} {:>8} | {:>10.2?} {:>6} {:>6} {:>7} | {:>10.2?} {:>6} {:>7} | {:>11.2?} {:>11.2?} {:>4}{}",
+            "{:>5} {:>5} {:>7} {:>8} | {:>10.2?} {:>6} {:>6} {:>7} | {:>10.2?} {:>6} {:>7} | {:>10.2?}{} {:>10.2?}{} {:>5}",
             n,
             tests,
             instance.n_vars(),
@@ -279,9 +279,10 @@ fn main() {
             lin.stats.sat_calls,
             describe(&lin),
             all_oll_time,
-            all_lin_time,
-            all_oll.solutions.len(),
             flag(all_oll.complete),
+            all_lin_time,
+            flag(all_lin.complete),
+            all_oll.solutions.len(),
         );
     }
 }

@@ -42,7 +42,8 @@ pub fn random_instance(rng: &mut Rng) -> Instance {
         let clause: Vec<Lit> = (0..len).map(|_| rng.lit(n_vars)).collect();
         instance.add_hard(clause);
     }
-    let weights = [1u64, 1, 2, 3, 5, 10, 40];
+    // Includes a weight beyond 32 bits: costs are u64 end to end.
+    let weights = [1u64, 1, 2, 3, 5, 10, 40, 1 << 40];
     for _ in 0..1 + rng.below(u64::from(n_vars) + 3) {
         let weight = weights[rng.below(weights.len() as u64) as usize];
         instance.add_soft(rng.lit(n_vars), weight).unwrap();
