@@ -145,9 +145,48 @@ impl Oll {
         } else {
             let totalizer: Totalizer = core.iter().map(|l| !*l).collect();
             self.totalizers.push(totalizer);
-            self.add_sum_bound(self.totalizers.len() - 1, 1, weight)?;
+            let index = self.totalizers.len() - 1;
+            self.add_sum_bound(index, 1, weight)?;
+            self.exhaust(index, weight)?;
         }
         Ok(())
+    }
+
+    /// Core exhaustion (RC2's `-x`): while the hard clauses alone refute "at
+    /// most k of the new core's members violated", that sum assumption is
+    /// false in every solution: its weight goes into the lower bound and the
+    /// bound moves to k+1, saving one core extraction per step.
+    fn exhaust(&mut self, index: usize, weight: u64) -> Result<(), Error> {
+        let mut at_most = 1;
+        loop {
+            let Some(lit) = self.sum_assumption(index, at_most) else {
+                return Ok(());
+            };
+            match self.oracle.solve_limited(&[lit], Some(REDUCE_CONFLICTS))? {
+                Answer::Unsat(_) => {
+                    self.lower_bound += weight;
+                    if let Some(w) = self.weights.get_mut(&lit) {
+                        *w -= weight.min(*w);
+                        if *w == 0 {
+                            self.weights.remove(&lit);
+                        }
+                    }
+                    self.oracle.add_clause(Clause::from_iter([!lit]))?;
+                    at_most += 1;
+                    self.add_sum_bound(index, at_most, weight)?;
+                }
+                Answer::Sat | Answer::Unknown | Answer::Stopped(_) => return Ok(()),
+            }
+        }
+    }
+
+    /// The assumption literal bounding totalizer `index` to `at_most`, if any.
+    fn sum_assumption(&self, index: usize, at_most: usize) -> Option<Lit> {
+        self.sums
+            .iter()
+            .filter(|(_, b)| b.totalizer == index && b.at_most == at_most)
+            .map(|(&lit, _)| lit)
+            .min()
     }
 
     /// Adds the assumption "at most `at_most` inputs of the totalizer violated".
