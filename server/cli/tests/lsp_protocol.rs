@@ -910,3 +910,51 @@ fn a_file_changed_after_the_run_shows_its_results_as_stale() {
     client.wait_notification("faultlens/status", |s| s["state"] == "stale");
     client.shutdown();
 }
+
+#[test]
+fn blockrank_works_in_the_editor_with_its_block_in_the_hover() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": false, "measure": "blockrank"}));
+    let published = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, "/mid.c").is_some_and(|d| d.iter().any(|d| d["code"] == "blockrank"))
+    });
+    let diags = published["diagnostics"].as_array().unwrap();
+    let fault = diags
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == MID_FAULT)
+        .unwrap();
+    assert!(
+        fault["message"].as_str().unwrap().starts_with("#1 of "),
+        "{fault}"
+    );
+
+    let mid = root.join("mid.c");
+    client.open(&mid);
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": file_uri(&mid)}, "position": {"line": MID_FAULT, "character": 10}}),
+    );
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("| BlockRank ◀ |"), "{md}");
+    assert!(
+        md.contains("**BlockRank**: block at line 22 of `middle`"),
+        "{md}"
+    );
+    assert!(md.contains("transition rate T 1.00"), "{md}");
+    assert!(md.contains("| in: line 20 false → line 22 |"), "{md}");
+
+    let ranking = client.request("faultlens/ranking", json!({}));
+    let expected: Value = serde_json::from_str(&cli(&[
+        "rank",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+        "--measure",
+        "blockrank",
+    ]))
+    .unwrap();
+    assert_eq!(ranking, expected);
+    client.shutdown();
+}

@@ -2,6 +2,7 @@
 //! tie group and the failing tests that ran it, as Markdown.
 
 use crate::localization::{format_rank, format_score, format_score_precise, Entry, Localization};
+use faultlens_blockrank::BlockDetail;
 use faultlens_core::measures::ALL;
 use std::fmt::Write;
 
@@ -59,7 +60,18 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
             format_score_precise(measure.score(&c))
         );
     }
+    if !loc.measure.is_spectrum() {
+        let _ = writeln!(
+            md,
+            "| {} ◀ | {} |",
+            loc.measure.title(),
+            format_score_precise(entry.ranked.score)
+        );
+    }
     md.push('\n');
+    if let Some(block) = loc.block(entry) {
+        blockrank_section(&mut md, block);
+    }
     let failing = loc.failing_tests(entry);
     if failing.is_empty() {
         md.push_str("No failing test ran this line.\n");
@@ -79,12 +91,77 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
     md
 }
 
+/// BlockRank's evidence for the line's block: its scores, the transition
+/// rate and the suspicious edge profile of the edges around it.
+fn blockrank_section(md: &mut String, block: &BlockDetail) {
+    let lines = if block.first_line == block.last_line {
+        format!("line {}", block.first_line)
+    } else {
+        format!("lines {}–{}", block.first_line, block.last_line)
+    };
+    let _ = writeln!(
+        md,
+        "**BlockRank**: block at {lines} of `{}` · BR′ {} (BR {}, I {}) · transition rate T {:.2}\n",
+        block.function,
+        format_score_precise(block.score),
+        format_score_precise(block.br),
+        format_score_precise(block.i),
+        block.t
+    );
+    if block.t < 1.0 {
+        let _ = writeln!(
+            md,
+            "Runs stopped inside this block (a crash or an exit) in {:.0}% of its entries.\n",
+            (1.0 - block.t) * 100.0
+        );
+    }
+    md.push_str("| edge | Pf | Pp | D = Pf − Pp |\n|---|---:|---:|---:|\n");
+    let rows = block
+        .incoming
+        .iter()
+        .map(|e| ("in", e))
+        .chain(block.outgoing.iter().map(|e| ("out", e)));
+    for (way, edge) in rows {
+        let _ = writeln!(
+            md,
+            "| {way}: {} | {:.2} | {:.2} | {:.2} |",
+            edge.description, edge.pf, edge.pp, edge.d
+        );
+    }
+    md.push_str("\nPf, Pp: mean times failing and passing tests took the edge.\n\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::localization::fixtures::results;
     use faultlens_core::measures::Measure;
     use std::path::Path;
+
+    #[test]
+    fn under_blockrank_the_hover_shows_the_block_its_edges_and_the_transition_rate() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/sum.c"),
+            crate::localization::fixtures::SOURCE,
+        )
+        .unwrap();
+        let loc = crate::reload::rank(results(), Measure::BlockRank, dir.path()).unwrap();
+        let entry = loc.entry(0, 6).unwrap();
+        let md = markdown(&loc, &entry, false);
+        assert!(md.contains("BlockRank ◀"), "{md}");
+        assert!(
+            md.contains("**BlockRank**: block at line 6 of `sum`"),
+            "{md}"
+        );
+        assert!(md.contains("transition rate T"), "{md}");
+        assert!(md.contains("| edge | Pf | Pp | D = Pf − Pp |"), "{md}");
+        assert!(md.contains("| in: "), "{md}");
+        // Spectrum measures show no block.
+        let ochiai = Localization::new(results(), Measure::Ochiai, dir.path());
+        assert!(!markdown(&ochiai, &ochiai.entry(0, 6).unwrap(), false).contains("**BlockRank**"));
+    }
 
     #[test]
     fn carries_spectrum_every_measure_ties_and_tests() {

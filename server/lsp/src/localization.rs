@@ -1,10 +1,12 @@
 //! The ranking the editor shows: spectra and ranks computed from one
 //! `RunResults` under one measure, with lookups by file and line.
 
+use faultlens_blockrank::{BlockDetail, LineScores};
 use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, Ranked};
 use faultlens_core::results::{RunResults, TestRecord, Verdict};
 use faultlens_core::spectra::{Counts, Spectra};
+use faultlens_report::Analysis;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +27,8 @@ pub struct Localization {
     /// Files modified on disk after the run (their lines may have moved):
     /// filled in by the edge that reads the disk.
     pub changed_on_disk: HashSet<u32>,
+    /// Under BlockRank: the blocks and edges behind each line's score.
+    pub blockrank: Option<LineScores>,
     /// (file index, 1-based line) → index into `ranking`.
     position: HashMap<(u32, u32), usize>,
 }
@@ -48,10 +52,36 @@ impl Entry<'_> {
 }
 
 impl Localization {
+    /// Ranks under a spectrum measure (BlockRank needs the files' text:
+    /// see `reload::rank`).
     pub fn new(results: impl Into<Arc<RunResults>>, measure: Measure, root: &Path) -> Localization {
         let results = results.into();
         let spectra = Spectra::from_results(&results, false);
         let ranking = rank_counts(measure, &spectra.counts);
+        Localization::from_parts(results, measure, root, spectra, ranking, None)
+    }
+
+    /// The editor's view of an analysis computed by `faultlens_report`
+    /// (the same one the CLI prints).
+    pub fn from_analysis(analysis: Analysis, root: &Path) -> Localization {
+        let Analysis {
+            results,
+            measure,
+            spectra,
+            ranking,
+            blockrank,
+        } = analysis;
+        Localization::from_parts(results, measure, root, spectra, ranking, blockrank)
+    }
+
+    fn from_parts(
+        results: Arc<RunResults>,
+        measure: Measure,
+        root: &Path,
+        spectra: Spectra,
+        ranking: Vec<Ranked>,
+        blockrank: Option<LineScores>,
+    ) -> Localization {
         let position = ranking
             .iter()
             .enumerate()
@@ -69,8 +99,16 @@ impl Localization {
             ranking,
             suspicious,
             changed_on_disk: HashSet::new(),
+            blockrank,
             position,
         }
+    }
+
+    /// Under BlockRank, the block a ranked line takes its score from.
+    pub fn block(&self, entry: &Entry) -> Option<&BlockDetail> {
+        self.blockrank
+            .as_ref()?
+            .detail(entry.file as usize, entry.line)
     }
 
     fn entry_at(&self, index: usize) -> Entry<'_> {

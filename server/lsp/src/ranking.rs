@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
 pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
-    let analysis = Analysis::new(Arc::clone(&loc.results), measure, false)?;
     let mut sources = SourceTexts::default();
     for file in &loc.results.files {
         if let Ok(text) = std::fs::read_to_string(loc.path_of(&file.path)) {
             sources.insert(file.path.clone(), &text);
         }
     }
+    let analysis = Analysis::compute(Arc::clone(&loc.results), measure, false, &sources)?;
     Ok(faultlens_report::json::ranking_json(
         &analysis, &sources, None,
     ))

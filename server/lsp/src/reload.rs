@@ -5,10 +5,14 @@
 use crate::localization::Localization;
 use crate::state::FileSignature;
 use faultlens_core::measures::Measure;
+use faultlens_core::results::RunResults;
 use faultlens_core::sources::digest;
+use faultlens_core::sources::SourceTexts;
 use faultlens_pipeline::store;
+use faultlens_report::Analysis;
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 #[derive(Debug)]
@@ -53,6 +57,27 @@ pub fn signature(path: &Path) -> Option<FileSignature> {
     })
 }
 
+/// Ranks results under any measure, reading the files' text from `root`
+/// when the measure needs it (BlockRank builds control-flow graphs).
+pub fn rank(
+    results: impl Into<Arc<RunResults>>,
+    measure: Measure,
+    root: &Path,
+) -> Result<Localization, String> {
+    let results = results.into();
+    if measure.is_spectrum() {
+        return Ok(Localization::new(results, measure, root));
+    }
+    let mut sources = SourceTexts::default();
+    for file in &results.files {
+        if let Ok(text) = std::fs::read_to_string(root.join(&file.path)) {
+            sources.insert(file.path.clone(), &text);
+        }
+    }
+    let analysis = Analysis::compute(results, measure, false, &sources)?;
+    Ok(Localization::from_analysis(analysis, root))
+}
+
 /// Reads and ranks `<root>/.faultlens/results.json` unless its signature
 /// equals `known`.
 pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Loaded {
@@ -64,11 +89,13 @@ pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Load
         return Loaded::Unchanged;
     }
     match store::read_results(root) {
-        Ok(Some(results)) => {
-            let mut loc = Localization::new(results, measure, root);
-            loc.changed_on_disk = changed_since(&loc, root);
-            Loaded::Ranked(Box::new(loc), sig)
-        }
+        Ok(Some(results)) => match rank(results, measure, root) {
+            Ok(mut loc) => {
+                loc.changed_on_disk = changed_since(&loc, root);
+                Loaded::Ranked(Box::new(loc), sig)
+            }
+            Err(e) => Loaded::Broken(e, sig),
+        },
         Ok(None) => Loaded::Missing,
         Err(e) => Loaded::Broken(e.to_string(), sig),
     }

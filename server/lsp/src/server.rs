@@ -4,7 +4,6 @@
 //! happen in background tasks (see `run`); commands live in `commands`.
 
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
-use crate::localization::Localization;
 use crate::protocol::{Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
@@ -126,9 +125,17 @@ impl Backend {
             return;
         };
         let fresh =
-            tokio::task::spawn_blocking(move || Localization::new(results, measure, &root)).await;
-        if let Ok(fresh) = fresh {
-            self.state().apply_rerank(fresh);
+            tokio::task::spawn_blocking(move || crate::reload::rank(results, measure, &root)).await;
+        match fresh {
+            Ok(Ok(fresh)) => {
+                self.state().apply_rerank(fresh);
+            }
+            Ok(Err(message)) => {
+                self.client
+                    .show_message(MessageType::WARNING, format!("faultlens: {message}"))
+                    .await
+            }
+            Err(_) => {}
         }
     }
 

@@ -54,10 +54,6 @@ impl Settings {
         };
         if let Some(v) = object.get("measure") {
             match v.as_str().map(Measure::parse) {
-                Some(Ok(Measure::BlockRank)) => problems.push(
-                    "measure \"blockrank\" is not available in the editor yet; keeping the current measure"
-                        .to_string(),
-                ),
                 Some(Ok(m)) => self.measure = m,
                 Some(Err(e)) => problems.push(format!("setting faultlens.measure: {e}")),
                 None => problems.push(format!(

@@ -252,10 +252,11 @@ impl State {
 
     /// Re-ranks the results in memory under the current measure (blocking;
     /// the server does the work outside the lock, see `rerank_job`).
-    pub fn rerank(&mut self) {
+    pub fn rerank(&mut self) -> Result<(), String> {
         if let Some((results, measure, root)) = self.rerank_job() {
-            self.apply_rerank(Localization::new(results, measure, &root));
+            self.apply_rerank(crate::reload::rank(results, measure, &root)?);
         }
+        Ok(())
     }
 
     /// What a re-ranking needs, when the current measure differs from the
@@ -751,7 +752,7 @@ mod tests {
     fn a_new_measure_reranks() {
         let (mut state, _) = state_with_results();
         state.settings.measure = Measure::DStar(2);
-        state.rerank();
+        state.rerank().unwrap();
         assert_eq!(
             state.localization.as_ref().unwrap().measure,
             Measure::DStar(2)
