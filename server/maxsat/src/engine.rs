@@ -65,4 +65,7 @@ pub(crate) trait Engine {
     fn sat_calls(&self) -> u64;
     /// Adds a hard clause; the best solution is forgotten (it may violate it).
     fn add_hard(&mut self, clause: Clause) -> Result<(), Error>;
+    /// Adds weight to a soft literal (new or existing); the best solution is
+    /// forgotten (its cost changes). `softs` is the caller's updated list.
+    fn add_soft(&mut self, softs: &[Soft], lit: Lit, weight: u64) -> Result<(), Error>;
 }

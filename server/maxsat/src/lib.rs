@@ -46,6 +46,14 @@ pub enum Error {
     Solver(String),
     #[error("internal error in the MaxSAT engine (please report): {0}")]
     Internal(String),
+    #[error(
+        "variable {var} was added after the solver was created, but variables from \
+         {first_auxiliary} on belong to its encodings; call Instance::declare_vars with \
+         room for every variable the caller will use before creating the solver"
+    )]
+    VariableClash { var: u32, first_auxiliary: u32 },
+    #[error(transparent)]
+    Instance(#[from] InstanceError),
 }
 
 impl Error {

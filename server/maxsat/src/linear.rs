@@ -107,6 +107,14 @@ impl Engine for Linear {
         self.best = None;
         self.oracle.add_clause(clause)
     }
+
+    fn add_soft(&mut self, softs: &[Soft], lit: Lit, weight: u64) -> Result<(), Error> {
+        self.best = None;
+        self.softs = softs.to_vec();
+        // The totalizer merges the new input into its tree at the next bound.
+        self.objective.extend([(!lit, to_usize(weight))]);
+        Ok(())
+    }
 }
 
 /// Weights are capped at `MAX_TOTAL_WEIGHT` (< 2^62), so they fit in `usize` on

@@ -318,6 +318,14 @@ impl Engine for Oll {
         self.best = None;
         self.oracle.add_clause(clause)
     }
+
+    fn add_soft(&mut self, softs: &[Soft], lit: Lit, weight: u64) -> Result<(), Error> {
+        // The lower bound stays valid: a new soft literal can only add cost.
+        self.best = None;
+        self.softs = softs.to_vec();
+        *self.weights.entry(lit).or_insert(0) += weight;
+        Ok(())
+    }
 }
 
 fn unreachable_unknown() -> Result<(), Error> {

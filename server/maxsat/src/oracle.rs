@@ -29,6 +29,8 @@ pub(crate) struct Oracle {
     vars: BasicVarManager,
     budget: Budget,
     registration: Option<u64>,
+    /// Variables from here on belong to the engine's encodings.
+    first_auxiliary: u32,
     pub(crate) sat_calls: u64,
 }
 
@@ -53,12 +55,30 @@ impl Oracle {
             vars: BasicVarManager::from_next_free(Var::new(instance.n_vars())),
             budget: budget.clone(),
             registration,
+            first_auxiliary: instance.n_vars(),
             sat_calls: 0,
         };
         for clause in instance.hard() {
             oracle.add_clause(clause.clone())?;
         }
         Ok(oracle)
+    }
+
+    /// Rejects caller literals over variables the engine may use itself.
+    pub(crate) fn check_caller_lits<'a>(
+        &self,
+        lits: impl IntoIterator<Item = &'a Lit>,
+    ) -> Result<(), Error> {
+        match lits
+            .into_iter()
+            .find(|l| l.var().idx32() >= self.first_auxiliary)
+        {
+            Some(lit) => Err(Error::VariableClash {
+                var: lit.var().idx32(),
+                first_auxiliary: self.first_auxiliary,
+            }),
+            None => Ok(()),
+        }
     }
 
     pub(crate) fn add_clause(&mut self, clause: Clause) -> Result<(), Error> {

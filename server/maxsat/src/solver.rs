@@ -66,7 +66,8 @@ impl Outcome {
 /// An incremental weighted partial MaxSAT solver over one [`Instance`].
 pub struct MaxSat {
     engine: Box<dyn Engine>,
-    softs: Vec<Soft>,
+    /// The instance's soft literals plus those added since, with their ids.
+    softs: Instance,
 }
 
 impl MaxSat {
@@ -81,25 +82,44 @@ impl MaxSat {
             Algorithm::Oll => Box::new(Oll::new(instance, oracle)),
             Algorithm::Linear => Box::new(Linear::new(instance, oracle)),
         };
-        Ok(MaxSat {
-            engine,
-            softs: instance.soft().to_vec(),
-        })
+        let mut softs = Instance::new();
+        for soft in instance.soft() {
+            softs.add_soft(soft.lit, soft.weight)?;
+        }
+        Ok(MaxSat { engine, softs })
     }
 
     /// The soft literals, indexed by [`SoftId`].
     #[must_use]
     pub fn soft(&self) -> &[Soft] {
-        &self.softs
+        self.softs.soft()
     }
 
     /// Adds a hard clause for all later calls.
     ///
     /// # Errors
     ///
-    /// If the SAT solver fails.
+    /// A variable at or above the instance's `n_vars()` (those are the
+    /// engine's; see [`Instance::declare_vars`]), or a solver failure.
     pub fn add_hard<I: IntoIterator<Item = Lit>>(&mut self, lits: I) -> Result<(), Error> {
-        self.engine.add_hard(lits.into_iter().collect())
+        let clause: Clause = lits.into_iter().collect();
+        self.engine.oracle().check_caller_lits(clause.iter())?;
+        self.engine.add_hard(clause)
+    }
+
+    /// Adds a soft literal (or weight to an existing one) for all later calls,
+    /// e.g. the health literal of a statement encoded on demand. A size limit
+    /// set before ([`MaxSat::limit_falsified`]) does not count it.
+    ///
+    /// # Errors
+    ///
+    /// A zero weight or weight overflow, a variable the engine owns (see
+    /// [`MaxSat::add_hard`]), or a solver failure.
+    pub fn add_soft(&mut self, lit: Lit, weight: u64) -> Result<SoftId, Error> {
+        self.engine.oracle().check_caller_lits([&lit])?;
+        let id = self.softs.add_soft(lit, weight)?;
+        self.engine.add_soft(self.softs.soft(), lit, weight)?;
+        Ok(id)
     }
 
     /// Excludes every solution that falsifies all of `falsified` (so the set
@@ -111,7 +131,7 @@ impl MaxSat {
     pub fn block(&mut self, falsified: &[SoftId]) -> Result<(), Error> {
         let mut clause = Clause::new();
         for &id in falsified {
-            let soft = self.softs.get(id).ok_or_else(|| {
+            let soft = self.softs.soft().get(id).ok_or_else(|| {
                 Error::Internal(format!("soft id {id} is out of range in block()"))
             })?;
             clause.add(soft.lit);
@@ -125,10 +145,10 @@ impl MaxSat {
     ///
     /// If the encoding or the solver fails.
     pub fn limit_falsified(&mut self, max: usize) -> Result<(), Error> {
-        if max >= self.softs.len() {
+        if max >= self.softs.soft().len() {
             return Ok(());
         }
-        let mut totalizer: Totalizer = self.softs.iter().map(|s| !s.lit).collect();
+        let mut totalizer: Totalizer = self.softs.soft().iter().map(|s| !s.lit).collect();
         let oracle = self.engine.oracle();
         let (collector, vars) = oracle.encoding_parts();
         totalizer

@@ -151,3 +151,46 @@ fn the_size_bound_excludes_larger_diagnoses() {
     let sets: Vec<_> = one.solutions.iter().map(|s| s.falsified.clone()).collect();
     assert_eq!(sets, [vec![h1]]);
 }
+
+/// Beyond brute force: OLL and the baseline list the same correction sets.
+#[test]
+fn oll_and_linear_enumerate_the_same_sets_on_larger_instances() {
+    let mut rng = Rng::new(14);
+    let mut several = 0;
+    for round in 0..30 {
+        let n_vars = 16 + rng.below(10) as u32;
+        let mut instance = Instance::new();
+        for _ in 0..2 * n_vars {
+            let clause: Vec<_> = (0..2 + rng.below(2)).map(|_| rng.lit(n_vars)).collect();
+            instance.add_hard(clause);
+        }
+        for _ in 0..n_vars {
+            instance
+                .add_soft(rng.lit(n_vars), 1 + rng.below(6))
+                .unwrap();
+        }
+        let list = |algorithm| {
+            let found = enumerate_mcs(&instance, algorithm, &Budget::unlimited(), 8, 40).unwrap();
+            let costs: Vec<u64> = found.solutions.iter().map(|s| s.cost).collect();
+            let sets: BTreeSet<Vec<usize>> = found
+                .solutions
+                .iter()
+                .map(|s| s.falsified.clone())
+                .collect();
+            (found.complete, costs, sets)
+        };
+        let (oll_complete, oll_costs, oll_sets) = list(Algorithm::Oll);
+        let (lin_complete, lin_costs, lin_sets) = list(Algorithm::Linear);
+        assert_eq!(oll_costs, lin_costs, "round {round}");
+        if oll_complete && lin_complete {
+            assert_eq!(oll_sets, lin_sets, "round {round}");
+        }
+        if oll_sets.len() >= 2 {
+            several += 1;
+        }
+    }
+    assert!(
+        several >= 10,
+        "only {several} instances had several correction sets"
+    );
+}

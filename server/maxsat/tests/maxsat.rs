@@ -151,3 +151,59 @@ fn oll_matches_the_linear_baseline_on_larger_random_instances() {
         "only {nontrivial} instances needed a correction"
     );
 }
+
+#[test]
+fn soft_literals_added_later_count_like_the_original_ones() {
+    let mut rng = Rng::new(77);
+    for round in 0..150 {
+        let full = random_instance(&mut rng);
+        let split = full.soft().len() / 2;
+        let mut first = Instance::new();
+        first.declare_vars(full.n_vars());
+        for clause in full.hard() {
+            first.add_hard(clause.iter().copied());
+        }
+        for soft in &full.soft()[..split] {
+            first.add_soft(soft.lit, soft.weight).unwrap();
+        }
+        let expected = brute_optimum(&full).map(|(cost, _)| cost);
+        for algorithm in ALGORITHMS {
+            let mut solver = MaxSat::new(&first, algorithm, &Budget::unlimited()).unwrap();
+            let _ = solver.solve().unwrap();
+            for soft in &full.soft()[split..] {
+                solver.add_soft(soft.lit, soft.weight).unwrap();
+            }
+            let outcome = solver.solve().unwrap();
+            assert_eq!(
+                outcome.optimum().map(|s| s.cost),
+                expected,
+                "round {round} {algorithm:?}"
+            );
+            if let Some(best) = outcome.optimum() {
+                assert_eq!(best.falsified, full.falsified(&best.model));
+            }
+        }
+    }
+}
+
+#[test]
+fn rejects_caller_variables_in_the_engine_range() {
+    let mut instance = Instance::new();
+    instance.add_hard([lit(1), lit(2)]);
+    instance.declare_vars(4);
+    for algorithm in ALGORITHMS {
+        let mut solver = MaxSat::new(&instance, algorithm, &Budget::unlimited()).unwrap();
+        solver.add_hard([lit(4)]).unwrap(); // variable index 3: declared
+        let error = solver.add_hard([lit(-5)]).unwrap_err();
+        assert_eq!(
+            error,
+            faultlens_maxsat::Error::VariableClash {
+                var: 4,
+                first_auxiliary: 4
+            }
+        );
+        assert!(error.to_string().contains("declare_vars"));
+        assert!(solver.add_soft(lit(9), 1).is_err());
+        assert!(solver.add_soft(lit(3), 0).is_err());
+    }
+}
