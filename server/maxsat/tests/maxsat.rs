@@ -207,3 +207,21 @@ fn rejects_caller_variables_in_the_engine_range() {
         assert!(solver.add_soft(lit(3), 0).is_err());
     }
 }
+
+#[test]
+fn the_same_instance_gives_the_same_answer_and_work() {
+    let mut rng = Rng::new(5150);
+    for _ in 0..50 {
+        let instance = random_instance(&mut rng);
+        for algorithm in ALGORITHMS {
+            let a = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+            let b = solve(&instance, algorithm, &Budget::unlimited()).unwrap();
+            assert_eq!(a.status, b.status);
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(
+                a.best.map(|s| (s.falsified, s.model)),
+                b.best.map(|s| (s.falsified, s.model))
+            );
+        }
+    }
+}
