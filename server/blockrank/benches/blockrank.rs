@@ -1,6 +1,7 @@
 //! Time to build the control-flow graphs and rank with BlockRank, for the
-//! largest fixture and for a generated 50,000-line C program, both built
-//! and run for real (gcc --coverage, the pipeline, gcov) before timing.
+//! largest fixtures (most C; largest suite) and for a generated 50,000-line
+//! C program, all built and run for real (gcc --coverage, the pipeline,
+//! gcov) before timing.
 //!
 //! `cargo bench -p faultlens-blockrank` prints the median of several runs of
 //! - `cfg`: `build_cfgs` over every source file;
@@ -25,10 +26,18 @@ fn main() {
         std::env::temp_dir().join(format!("faultlens-blockrank-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
 
+    // The fixture with the most C and the one with the largest suite.
     let (name, fixture) = largest_fixture();
-    let dir = scratch.join(&name);
-    copy_dir(&fixture, &dir);
-    measure(&format!("fixture {name}"), &dir);
+    let mut fixtures = vec![(name, fixture)];
+    let suite = fixtures_dir().join("compact-suite");
+    if suite.is_dir() {
+        fixtures.push(("compact-suite".to_string(), suite));
+    }
+    for (name, fixture) in fixtures {
+        let dir = scratch.join(&name);
+        copy_dir(&fixture, &dir);
+        measure(&format!("fixture {name}"), &dir);
+    }
 
     let dir = scratch.join("generated");
     generate(&dir);
