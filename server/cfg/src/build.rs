@@ -29,6 +29,9 @@ use tree_sitter::{Node, Parser};
 use crate::graph::{
     Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT,
 };
+use crate::syntax::{
+    call_parts, end_line, folds_to_value, function_name, is_splitting, line, operator, strip_parens,
+};
 use crate::CfgError;
 
 /// Calls after which control never comes back to the caller.
@@ -73,32 +76,6 @@ fn collect_functions(node: Node, src: &[u8], out: &mut Vec<FunctionCfg>) {
         } else if child.named_child_count() > 0 {
             collect_functions(child, src, out);
         }
-    }
-}
-
-fn line(node: Node) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn end_line(node: Node) -> u32 {
-    // A node ending at column 0 ends on the previous line.
-    let end = node.end_position();
-    if end.column == 0 && end.row > node.start_position().row {
-        end.row as u32
-    } else {
-        end.row as u32 + 1
-    }
-}
-
-fn function_name(declarator: Node, src: &[u8]) -> Option<String> {
-    let mut node = declarator;
-    loop {
-        if node.kind() == "identifier" {
-            return node.utf8_text(src).ok().map(str::to_string);
-        }
-        node = node
-            .child_by_field_name("declarator")
-            .or_else(|| node.named_child(0))?;
     }
 }
 
@@ -882,154 +859,5 @@ impl Builder<'_> {
         for child in children {
             self.statement(child);
         }
-    }
-}
-
-/// Whether gcc folds `c ? yes : no` into a branch-free value even at -O0:
-/// `c ? 1 : 0` and `c ? 0 : 1` (a comparison), `a < b ? a : b` and the other
-/// minimum and maximum forms (MIN_EXPR, MAX_EXPR).
-fn folds_to_value(c: Node, yes: Node, no: Node, src: &[u8]) -> bool {
-    let text = |n: Node| {
-        strip_parens(n)
-            .utf8_text(src)
-            .unwrap_or("")
-            .trim()
-            .to_string()
-    };
-    let (y, n) = (text(yes), text(no));
-    if matches!((y.as_str(), n.as_str()), ("1", "0") | ("0", "1")) {
-        return true;
-    }
-    let c = strip_parens(c);
-    if c.kind() != "binary_expression" || !matches!(operator(c, src), "<" | ">" | "<=" | ">=") {
-        return false;
-    }
-    let (Some(l), Some(r)) = (
-        c.child_by_field_name("left"),
-        c.child_by_field_name("right"),
-    ) else {
-        return false;
-    };
-    let (l, r) = (text(l), text(r));
-    (l == y && r == n) || (l == n && r == y)
-}
-
-fn strip_parens(mut node: Node) -> Node {
-    while node.kind() == "parenthesized_expression" && node.named_child_count() == 1 {
-        match node.named_child(0) {
-            Some(inner) if inner.kind() != "compound_statement" => node = inner,
-            _ => break,
-        }
-    }
-    node
-}
-
-fn operator<'a>(node: Node, src: &'a [u8]) -> &'a str {
-    node.child_by_field_name("operator")
-        .and_then(|o| o.utf8_text(src).ok())
-        .unwrap_or("")
-}
-
-/// Whether lowering `node` as a condition creates more than one decision.
-fn is_splitting(node: Node, src: &[u8]) -> bool {
-    match node.kind() {
-        "binary_expression" => matches!(operator(node, src), "&&" | "||"),
-        "unary_expression" if operator(node, src) == "!" => node
-            .child_by_field_name("argument")
-            .map(|a| is_splitting(strip_parens(a), src))
-            .unwrap_or(false),
-        _ => false,
-    }
-}
-
-/// `name(args)` when `expr` is a direct call.
-fn call_parts<'t>(expr: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
-    if expr.kind() != "call_expression" {
-        return None;
-    }
-    let function = expr.child_by_field_name("function")?;
-    if function.kind() != "identifier" {
-        return None;
-    }
-    let name = function.utf8_text(src).ok()?.to_string();
-    Some((name, expr.child_by_field_name("arguments")?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tree_sitter_c_grammar_loads() {
-        // An older tree-sitter compiles with tree-sitter-c 0.24 and fails
-        // here with LanguageError { version: 15 }.
-        let mut parser = Parser::new();
-        parser
-            .set_language(&tree_sitter_c::LANGUAGE.into())
-            .expect("tree-sitter-c loads");
-        assert!(build_cfgs("int f(void) { return 0; }").is_ok());
-    }
-
-    #[test]
-    fn if_else_diamond() {
-        let src = "int f(int x)\n{\n    int y = 0;\n    if (x)\n        y = 1;\n    else\n        y = 2;\n    return y;\n}\n";
-        let cfgs = build_cfgs(src).unwrap();
-        assert_eq!(cfgs.len(), 1);
-        let f = &cfgs[0];
-        assert_eq!(f.name, "f");
-        let described: Vec<String> = (0..f.edges.len()).map(|e| f.describe_edge(e)).collect();
-        assert_eq!(
-            described,
-            vec![
-                "entry call → line 1",
-                "line 1 true → line 5",
-                "line 1 false → line 7",
-                "line 5 jump → line 8",
-                "line 7 next → line 8",
-                "line 8 return → exit",
-            ]
-        );
-        // The first block runs from the header to the condition.
-        assert_eq!(f.line_span(2), Some((1, 4)));
-    }
-
-    #[test]
-    fn noreturn_call_ends_its_block_without_an_edge() {
-        let src = "void f(int x)\n{\n    if (x)\n        exit(1);\n    x++;\n}\n";
-        let f = &build_cfgs(src).unwrap()[0];
-        let exit_block = (0..f.blocks.len())
-            .find(|&b| f.first_line(b) == Some(4))
-            .unwrap();
-        assert!(f.blocks[exit_block].succs.is_empty());
-    }
-
-    #[test]
-    fn adjacent_case_labels_share_a_block_and_default_is_last() {
-        let src = "int f(int x)\n{\n    switch (x) {\n    case 1:\n    case 2: x++; break;\n    case 3: x--;\n    }\n    return x;\n}\n";
-        let f = &build_cfgs(src).unwrap()[0];
-        let dispatch = (0..f.blocks.len())
-            .find(|&b| f.blocks[b].decision.map(|d| d.kind) == Some(DecisionKind::Switch))
-            .unwrap();
-        let targets: Vec<String> = f.blocks[dispatch]
-            .succs
-            .iter()
-            .map(|&e| f.describe_edge(e))
-            .collect();
-        assert_eq!(
-            targets,
-            vec![
-                "line 1 case #0 → line 4",
-                "line 1 case #1 → line 6",
-                "line 1 case #2 → line 8"
-            ]
-        );
-    }
-
-    #[test]
-    fn broken_source_still_gives_graphs() {
-        let cfgs =
-            build_cfgs("int f(int x) { if (x { return 1; } return 0; }\nint g(void) { return 2; }")
-                .unwrap();
-        assert!(cfgs.iter().any(|f| f.name == "g"));
     }
 }

@@ -4,6 +4,7 @@
 pub mod build;
 pub mod graph;
 pub mod profile;
+mod syntax;
 
 pub use build::build_cfgs;
 pub use graph::{Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT};
