@@ -43,5 +43,5 @@ test("initializationOptions carry trust; configuration changes never do", () => 
 test("measure choices have unique ids the server knows", () => {
   const ids = MEASURES.map((m) => m.id);
   assert.equal(new Set(ids).size, ids.length);
-  for (const id of ["ochiai", "dstar", "tarantula", "op2", "opt"]) assert.ok(ids.includes(id), id);
+  for (const id of ["ochiai", "dstar", "tarantula", "op2", "opt", "blockrank"]) assert.ok(ids.includes(id), id);
 });

@@ -259,6 +259,19 @@ async function trusted(check) {
     await waitFor("scores by ochiai", () => api.scores() && api.scores().measure === "ochiai", 15000);
   });
 
+  await check("Choose Measure BlockRank re-ranks over the control-flow graph", async () => {
+    await vscode.commands.executeCommand("faultlens.chooseMeasure", "blockrank");
+    try {
+      await waitFor("scores by blockrank", () => api.scores() && api.scores().measure === "blockrank", 30000);
+      await waitFor("BlockRank diagnostics", () => vscode.languages.getDiagnostics(file).some((d) => d.source === "faultlens" && codeOf(d) === "blockrank"), 15000);
+      assert(api.tree().length === 1 && api.tree()[0].children.length > 0, "empty view under BlockRank");
+      assert(api.heatmap().length > 0, "no heatmap under BlockRank");
+    } finally {
+      await vscode.commands.executeCommand("faultlens.chooseMeasure", "ochiai");
+      await waitFor("scores by ochiai", () => api.scores() && api.scores().measure === "ochiai", 15000);
+    }
+  });
+
   await check("Toggle Heatmap hides and shows the colours", async () => {
     await vscode.commands.executeCommand("faultlens.toggleHeatmap");
     await waitFor("no painted lines", () => !api.heatmapEnabled() && api.heatmap().length === 0, 5000);
