@@ -81,6 +81,16 @@ enum Command {
     },
     /// List the measures with their formulas.
     Measures,
+    /// Run one configured test in faultlens's model of C and print what the program would.
+    Interpret {
+        path: Option<PathBuf>,
+        /// The test to run (`faultlens tests` lists them).
+        #[arg(long)]
+        test: String,
+        /// Also print every statement instance and its value (to stderr).
+        #[arg(long)]
+        trace: bool,
+    },
     /// Serve the Language Server Protocol over stdin/stdout (for editors).
     Lsp,
 }
@@ -136,6 +146,7 @@ fn main() -> ExitCode {
             json,
         } => commands::eval::run(paths, &measures, json),
         Command::Measures => commands::measures::run(),
+        Command::Interpret { path, test, trace } => commands::interpret::run(path, &test, trace),
         Command::Lsp => faultlens_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
     };
     match result {

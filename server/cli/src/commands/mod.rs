@@ -1,4 +1,5 @@
 pub mod eval;
+pub mod interpret;
 pub mod localize;
 pub mod measures;
 pub mod tests;
