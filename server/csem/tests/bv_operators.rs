@@ -99,6 +99,32 @@ fn binary_operators_agree_with_the_interpreter() {
 }
 
 #[test]
+fn division_by_constants_agrees_with_the_interpreter() {
+    // A constant divisor takes a different encoding (q·c + r = a).
+    for op in [BinOp::Div, BinOp::Rem] {
+        for k in KINDS {
+            for &y in &edge_values(k) {
+                let mut cnf = Cnf::new();
+                let a = cnf.bv_fresh(k.bits() as usize);
+                let b = cnf.bv_const(y, k.bits() as usize);
+                let (r, ub) = cnf.c_binary(op, k, &a, &b, k);
+                let mut s = cnf.session().unwrap();
+                for &x in &edge_values(k) {
+                    let m = s.solve(&assume(&a, x)).unwrap().expect("satisfiable");
+                    match intops::binary(op, k, x, y, k) {
+                        Ok(v) => {
+                            assert!(!m.lit(ub), "{op:?} {k:?} {x:#x} {y:#x}");
+                            assert_eq!(Cnf::bv_value(&m, &r), v, "{op:?} {k:?} {x:#x} {y:#x}");
+                        }
+                        Err(_) => assert!(m.lit(ub), "{op:?} {k:?} {x:#x} {y:#x}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn unary_operators_and_conversions_agree_with_the_interpreter() {
     for op in [UnOp::Neg, UnOp::BitNot, UnOp::LogNot] {
         for k in KINDS {

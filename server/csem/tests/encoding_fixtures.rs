@@ -25,7 +25,7 @@ fn healthy_encodings_separate_failing_from_passing_tests() {
             cflags,
         };
         let Ok(prog) = load(&spec) else { continue };
-        let (mut passing_budget, mut failing_budget) = (6, 8);
+        let (mut passing_budget, mut failing_budget) = (3, 4);
         for t in &tests {
             let input = TestInput {
                 args: t.args.clone(),
@@ -55,6 +55,7 @@ fn healthy_encodings_separate_failing_from_passing_tests() {
                 continue;
             }
             *budget -= 1;
+            let started = std::time::Instant::now();
             let expected = Expected {
                 stdout: t.expected_stdout.clone(),
                 exit: t.expected_exit,
@@ -95,12 +96,13 @@ fn healthy_encodings_separate_failing_from_passing_tests() {
                 relaxed_unsat += 1;
             }
             eprintln!(
-                "{name}/{}: {} vars, {} clauses, {} statement instances, {} components",
+                "{name}/{}: {} vars, {} clauses, {} statement instances, {} components, {:.1?}",
                 t.name,
                 enc.cnf.n_vars(),
                 enc.cnf.clauses.len(),
                 enc.instances,
-                enc.health.len()
+                enc.health.len(),
+                started.elapsed()
             );
         }
     }

@@ -162,6 +162,34 @@ impl Cnf {
         (Bv(q), rem)
     }
 
+    /// Unsigned division by a non-zero constant: fresh quotient and remainder
+    /// constrained by `q·c + r = a` (computed without wrap-around) and `r < c`.
+    pub fn bv_udivrem_const(&mut self, a: &Bv, c: u64) -> (Bv, Bv) {
+        let w = a.width();
+        let (sq, sr) = match self.shadow_value(a) {
+            Some(v) => {
+                let v = if w < 64 { v & ((1u64 << w) - 1) } else { v };
+                (Some(v / c), Some(v % c))
+            }
+            None => (None, None),
+        };
+        let bits = |v: Option<u64>, i: usize| v.map(|x| i < 64 && (x >> i) & 1 == 1);
+        let q = Bv((0..w).map(|i| self.fresh_valued(bits(sq, i))).collect());
+        let r = Bv((0..w).map(|i| self.fresh_valued(bits(sr, i))).collect());
+        let ww = w + 66;
+        let qz = self.bv_zext(&q, ww);
+        let rz = self.bv_zext(&r, ww);
+        let prod = self.bv_mul_const(&qz, c);
+        let sum = self.bv_add(&prod, &rz);
+        let az = self.bv_zext(a, ww);
+        let eq = self.bv_eq(&sum, &az);
+        self.clause(&[eq]);
+        let cb = self.bv_const(c, ww);
+        let lt = self.bv_ult(&rz, &cb);
+        self.clause(&[lt]);
+        (q, r)
+    }
+
     fn bv_abs(&mut self, a: &Bv) -> Bv {
         let n = self.bv_neg(a);
         self.bv_ite(a.msb(), &n, a)
@@ -280,10 +308,23 @@ impl Cnf {
             }
             BinOp::Div | BinOp::Rem => {
                 let zero = self.bv_is_zero(b);
-                let (q, r) = if signed {
-                    self.bv_sdivrem(a, b)
-                } else {
-                    self.bv_udivrem(a, b)
+                let divisor = self
+                    .const_value(b)
+                    .filter(|&c| c != 0 && !(signed && k.value(c) == -1));
+                let (q, r) = match divisor {
+                    // A constant divisor (the common `n / 10`): q·c + r = a, r < c.
+                    Some(c) if !signed => self.bv_udivrem_const(a, c),
+                    Some(c) => {
+                        let neg_c = k.value(c) < 0;
+                        let ua = self.bv_abs(a);
+                        let (q, r) = self.bv_udivrem_const(&ua, k.value(c).unsigned_abs() as u64);
+                        let sign_q = if neg_c { !a.msb() } else { a.msb() };
+                        let nq = self.bv_neg(&q);
+                        let nr = self.bv_neg(&r);
+                        (self.bv_ite(sign_q, &nq, &q), self.bv_ite(a.msb(), &nr, &r))
+                    }
+                    None if signed => self.bv_sdivrem(a, b),
+                    None => self.bv_udivrem(a, b),
                 };
                 let mut ub = zero;
                 if signed {

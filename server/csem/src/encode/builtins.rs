@@ -379,10 +379,137 @@ impl Enc<'_> {
                 self.write_const_bytes(&d, &s)?;
                 SVal::Ptr(d)
             }
+            B::Scanf => self.scanf(&vals)?,
             B::Exit => return Err(Stop::Exit(Self::int_arg(&vals[0]))),
             B::Abort | B::AssertFail => return Err(Stop::Abort),
             other => return fail(format!("library function {other:?}")),
         })
+    }
+
+    fn skip_ws(&mut self) {
+        while self
+            .stdin
+            .get(self.stdin_pos)
+            .is_some_and(|c| c.is_ascii_whitespace())
+        {
+            self.stdin_pos += 1;
+        }
+    }
+
+    /// scanf on the constant stdin (`%d %i %u %x %o` with `h`/`hh`/`l`/`ll`, `%c`, `%s`, widths):
+    /// the stored values are constants, the return value too.
+    fn scanf(&mut self, vals: &[SVal]) -> Result<SVal, Stop> {
+        let fmt = self
+            .mem
+            .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
+        let mut ai = 1;
+        let mut assigned: i128 = 0;
+        let mut i = 0;
+        let eof = |assigned: i128| if assigned == 0 { -1 } else { assigned };
+        while i < fmt.len() {
+            let c = fmt[i];
+            if c.is_ascii_whitespace() {
+                self.skip_ws();
+                i += 1;
+                continue;
+            }
+            if c != b'%' {
+                match self.stdin.get(self.stdin_pos) {
+                    None => return Ok(self.const_int(eof(assigned), IntKind::Int)),
+                    Some(d) if *d == c => {
+                        self.stdin_pos += 1;
+                        i += 1;
+                        continue;
+                    }
+                    Some(_) => break,
+                }
+            }
+            i += 1;
+            let mut width: Option<usize> = None;
+            while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
+                width = Some(width.unwrap_or(0) * 10 + usize::from(d - b'0'));
+                i += 1;
+            }
+            let mut len = String::new();
+            while let Some(l) = fmt.get(i).filter(|l| matches!(l, b'h' | b'l')) {
+                len.push(*l as char);
+                i += 1;
+            }
+            let Some(&conv) = fmt.get(i) else {
+                return fail("scanf: bad format");
+            };
+            i += 1;
+            let Some(target) = vals.get(ai).map(Self::ptr_arg) else {
+                return fail("scanf: missing argument");
+            };
+            ai += 1;
+            match conv {
+                b'd' | b'i' | b'u' | b'x' | b'o' => {
+                    self.skip_ws();
+                    if self.stdin_pos >= self.stdin.len() {
+                        return Ok(self.const_int(eof(assigned), IntKind::Int));
+                    }
+                    let rest = &self.stdin[self.stdin_pos..];
+                    let rest = &rest[..rest.len().min(width.unwrap_or(usize::MAX))];
+                    let base = match conv {
+                        b'd' | b'u' => 10,
+                        b'i' => 0,
+                        b'o' => 8,
+                        _ => 16,
+                    };
+                    let signed = matches!(conv, b'd' | b'i');
+                    let (v, used) = strtol(rest, base, !signed);
+                    if used == 0 {
+                        return fail("scanf: a matching failure (not encoded)");
+                    }
+                    self.stdin_pos += used;
+                    let k = match (len.as_str(), signed) {
+                        ("hh", true) => IntKind::SChar,
+                        ("hh", false) => IntKind::UChar,
+                        ("h", true) => IntKind::Short,
+                        ("h", false) => IntKind::UShort,
+                        ("", true) => IntKind::Int,
+                        ("", false) => IntKind::UInt,
+                        (_, true) => IntKind::Long,
+                        (_, false) => IntKind::ULong,
+                    };
+                    let SVal::Int(b) = self.const_int(v, k) else {
+                        unreachable!("int")
+                    };
+                    self.store(&target, &crate::types::Type::Int(k), SVal::Int(b))?;
+                    assigned += 1;
+                }
+                b'c' | b's' => {
+                    if conv == b's' {
+                        self.skip_ws();
+                    }
+                    if self.stdin_pos >= self.stdin.len() {
+                        return Ok(self.const_int(eof(assigned), IntKind::Int));
+                    }
+                    let mut word = Vec::new();
+                    let limit = width.unwrap_or(if conv == b'c' { 1 } else { usize::MAX });
+                    while word.len() < limit {
+                        match self.stdin.get(self.stdin_pos) {
+                            Some(&ch) if conv == b'c' || !ch.is_ascii_whitespace() => {
+                                word.push(ch);
+                                self.stdin_pos += 1;
+                            }
+                            _ => break,
+                        }
+                    }
+                    if conv == b'c' && word.len() < limit {
+                        return fail("scanf: %c at the end of input (not encoded)");
+                    }
+                    if conv == b's' {
+                        word.push(0);
+                    }
+                    self.write_const_bytes(&target, &word)?;
+                    assigned += 1;
+                }
+                _ => return fail(format!("scanf conversion `%{}`", conv as char)),
+            }
+        }
+        Ok(self.const_int(assigned, IntKind::Int))
     }
 
     fn write_const_bytes(&mut self, at: &SPtr, bytes: &[u8]) -> Result<(), Stop> {

@@ -83,8 +83,10 @@ fn kind_of(ty: &Type) -> Option<CellKind> {
     }
 }
 
-/// Offsets an access of `size` bytes at a symbolic offset may touch: the aligned ones.
-const MAX_CANDIDATES: u64 = 4096;
+/// An access at a symbolic offset becomes a choice among the object's aligned
+/// offsets when there are at most this many; in larger objects (line buffers)
+/// the access follows the run's address, pinned under the statement's health.
+const MAX_CANDIDATES: u64 = 64;
 
 impl SMem {
     /// Fix a symbolic offset to its value in the run (a path condition).
