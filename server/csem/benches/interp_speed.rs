@@ -23,7 +23,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     println!(
         "{:<20} {:>6} {:>10} {:>10} {:>7} {:>12} | {:>9} {:>10} {:>9}",
-        "fixture", "tests", "native µs", "model µs", "ratio", "model stmt/s", "vars", "clauses", "solve ms"
+        "fixture",
+        "tests",
+        "native µs",
+        "model µs",
+        "ratio",
+        "model stmt/s",
+        "vars",
+        "clauses",
+        "solve ms"
     );
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
