@@ -119,6 +119,10 @@ pub enum Builtin {
     Memcpy,
     Strcat,
     Strncpy,
+    Malloc,
+    Calloc,
+    Realloc,
+    Free,
 }
 
 #[derive(Clone, Debug)]

@@ -150,3 +150,29 @@ int main(void) {
         ],
     );
 }
+
+#[test]
+fn heap_blocks_from_malloc_calloc_realloc() {
+    let src = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct node { int v; struct node *next; };
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 4;
+    struct node *head = NULL;
+    for (int i = 0; i < n; i++) {
+        struct node *x = malloc(sizeof *x);
+        x->v = i * i; x->next = head; head = x;
+    }
+    int *counts = calloc(8, sizeof(int));
+    for (struct node *p = head; p; p = p->next) counts[p->v % 8]++;
+    counts = realloc(counts, 16 * sizeof(int));
+    counts[15] = 7;
+    char *s = malloc(6); strcpy(s, "heap!");
+    printf("%s %d %d %d\n", s, counts[0], counts[1], counts[15]);
+    while (head) { struct node *next = head->next; free(head); head = next; }
+    free(counts); free(s); free(NULL);
+    return 0;
+}"#;
+    assert_agrees(src, &[(&[], ""), (&["9"], ""), (&["0"], "")]);
+}

@@ -193,3 +193,25 @@ fn trace_records_statement_instances_with_values() {
     let text = faultlens_csem::render_trace(&prog, &r);
     assert!(text.contains("t.c:5:3\tmain\t3"), "{text}");
 }
+
+#[test]
+fn heap_misuse_is_reported() {
+    let (msg, line) = runtime_error("#include <stdlib.h>\nint main(void) {\n int *p = malloc(4);\n free(p);\n free(p);\n return 0;\n}\n", &[]);
+    assert!(msg.contains("double free"), "{msg}");
+    assert_eq!(line, 5);
+    let (msg, _) = runtime_error(
+        "#include <stdlib.h>\nint main(void) { int *p = malloc(8); free(p); return p[0]; }\n",
+        &[],
+    );
+    assert!(msg.contains("lifetime"), "{msg}");
+    let (msg, _) = runtime_error(
+        "#include <stdlib.h>\nint main(void) { int *p = malloc(8); return p[1]; }\n",
+        &[],
+    );
+    assert!(msg.contains("uninitialized"), "{msg}");
+    let (msg, _) = runtime_error(
+        "#include <stdlib.h>\nint main(void) { int *p = malloc(8); p[2] = 1; return 0; }\n",
+        &[],
+    );
+    assert!(msg.contains("out-of-bounds"), "{msg}");
+}

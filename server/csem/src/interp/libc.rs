@@ -354,6 +354,92 @@ impl Machine<'_> {
                 }
                 Ok(Val::Ptr(dst))
             }
+            Builtin::Malloc | Builtin::Calloc => {
+                let n = if b == Builtin::Malloc {
+                    Some(int_of(&vals[0]))
+                } else {
+                    int_of(&vals[0]).checked_mul(int_of(&vals[1]))
+                };
+                // glibc refuses sizes above PTRDIFF_MAX (and calloc overflow) with NULL.
+                let Some(n) = n.filter(|n| *n <= i64::MAX as u64) else {
+                    return Ok(Val::Ptr(Ptr::NULL));
+                };
+                if n > (1 << 30) {
+                    return Err(Stop::Error(
+                        format!("unsupported: a heap block of {n} bytes"),
+                        range,
+                    ));
+                }
+                let id = self.mem.alloc("heap block", n, b == Builtin::Calloc);
+                self.heap.insert(id);
+                Ok(Val::Ptr(Ptr {
+                    obj: Some(id),
+                    off: 0,
+                }))
+            }
+            Builtin::Free => {
+                let p = ptr_of(&vals[0]);
+                let Some(id) = p.obj else {
+                    return Ok(Val::Void);
+                };
+                if p.off != 0 || !self.heap.remove(&id) {
+                    let what = if self.mem.objects[id].alive {
+                        "invalid"
+                    } else {
+                        "double"
+                    };
+                    return Err(Stop::Error(
+                        format!(
+                            "{what} free of a pointer to `{}`",
+                            self.mem.objects[id].name
+                        ),
+                        range,
+                    ));
+                }
+                self.mem.free(id);
+                Ok(Val::Void)
+            }
+            Builtin::Realloc => {
+                let p = ptr_of(&vals[0]);
+                let n = int_of(&vals[1]);
+                if n > (1 << 30) {
+                    return Err(Stop::Error(
+                        format!("unsupported: a heap block of {n} bytes"),
+                        range,
+                    ));
+                }
+                let id = self.mem.alloc("heap block", n, false);
+                if let Some(old) = p.obj {
+                    if p.off != 0 || !self.heap.remove(&old) {
+                        return Err(Stop::Error(
+                            "realloc of a pointer not from malloc".into(),
+                            range,
+                        ));
+                    }
+                    let keep = n.min(self.mem.objects[old].bytes.len() as u64);
+                    let r = self
+                        .mem
+                        .read_block(p, keep)
+                        .and_then(|(bytes, init, ptrs)| {
+                            self.mem.write_block(
+                                Ptr {
+                                    obj: Some(id),
+                                    off: 0,
+                                },
+                                &bytes,
+                                &init,
+                                &ptrs,
+                            )
+                        });
+                    self.merr(r, range)?;
+                    self.mem.free(old);
+                }
+                self.heap.insert(id);
+                Ok(Val::Ptr(Ptr {
+                    obj: Some(id),
+                    off: 0,
+                }))
+            }
             Builtin::Exit => Err(Stop::Exit(IntKind::Int.value(int_of(&vals[0])) as i32)),
             Builtin::Abort => Err(Stop::Abort),
             Builtin::AssertFail => {

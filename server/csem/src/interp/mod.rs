@@ -160,6 +160,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
         globals: Vec::new(),
         strings: Vec::new(),
         streams: Vec::new(),
+        heap: std::collections::HashSet::new(),
         stdout_flushed: 0,
         stdout: Vec::new(),
         stderr: Vec::new(),
@@ -205,6 +206,8 @@ pub(crate) struct Machine<'a> {
     strings: Vec<ObjId>,
     /// Objects standing for `stdin`, `stdout`, `stderr` (so `FILE *` values compare).
     pub(crate) streams: Vec<ObjId>,
+    /// Heap blocks from malloc/calloc/realloc not yet freed.
+    pub(crate) heap: std::collections::HashSet<ObjId>,
     /// Bytes of stdout written out by `fflush` (kept when the program aborts).
     pub(crate) stdout_flushed: usize,
     pub(crate) stdout: Vec<u8>,

@@ -882,6 +882,10 @@ impl Lowerer {
             "memcpy" => (B::Memcpy, vec![vp(), vp(), Type::Int(ULong)], false, vp()),
             "strcat" => (B::Strcat, vec![cp(), cp()], false, cp()),
             "strncpy" => (B::Strncpy, vec![cp(), cp(), Type::Int(ULong)], false, cp()),
+            "malloc" => (B::Malloc, vec![Type::Int(ULong)], false, vp()),
+            "calloc" => (B::Calloc, vec![Type::Int(ULong), Type::Int(ULong)], false, vp()),
+            "realloc" => (B::Realloc, vec![vp(), Type::Int(ULong)], false, vp()),
+            "free" => (B::Free, vec![vp()], false, Type::Void),
             "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
             _ => return self.unsupported(n, format!("call to `{name}`, which is neither defined in the sources nor a modelled library function")),
         };
