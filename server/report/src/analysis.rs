@@ -1,11 +1,11 @@
 //! A run ranked under one measure: the unit every renderer works from.
 
+use faultlens_blockrank::LineScores;
 use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
 use faultlens_core::results::RunResults;
-use faultlens_core::spectra::{Component, Counts, Spectra};
-use faultlens_blockrank::LineScores;
 use faultlens_core::sources::SourceTexts;
+use faultlens_core::spectra::{Component, Counts, Spectra};
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -32,14 +32,26 @@ pub struct Entry<'a> {
 impl Analysis {
     /// Ranks a run under any measure. BlockRank builds control-flow graphs
     /// from `sources`; spectrum measures do not need them.
-    pub fn compute(results: Arc<RunResults>, measure: Measure, include_test_code: bool, sources: &SourceTexts) -> Result<Analysis, String> {
+    pub fn compute(
+        results: Arc<RunResults>,
+        measure: Measure,
+        include_test_code: bool,
+        sources: &SourceTexts,
+    ) -> Result<Analysis, String> {
         if measure.is_spectrum() {
             return Analysis::new(results, measure, include_test_code);
         }
-        let texts: Vec<Option<String>> = results.files.iter().map(|f| sources.text(&f.path).map(String::from)).collect();
-        let scores = faultlens_blockrank::line_scores(&results, &texts).map_err(|e| format!("BlockRank: {e}"))?;
+        let texts: Vec<Option<String>> = results
+            .files
+            .iter()
+            .map(|f| sources.text(&f.path).map(String::from))
+            .collect();
+        let scores = faultlens_blockrank::line_scores(&results, &texts)
+            .map_err(|e| format!("BlockRank: {e}"))?;
         let mut analysis = Analysis::from_scores(results, measure, include_test_code, |c| {
-            scores.score(c.file as usize, c.line).unwrap_or(scores.unmapped_score)
+            scores
+                .score(c.file as usize, c.line)
+                .unwrap_or(scores.unmapped_score)
         });
         analysis.blockrank = Some(scores);
         Ok(analysis)
@@ -104,7 +116,9 @@ impl Analysis {
     /// Under BlockRank, the block a ranked line takes its score from.
     pub fn block_of(&self, entry: &Entry) -> Option<&faultlens_blockrank::BlockDetail> {
         let component = self.spectra.components[entry.ranked.component];
-        self.blockrank.as_ref()?.detail(component.file as usize, component.line)
+        self.blockrank
+            .as_ref()?
+            .detail(component.file as usize, component.line)
     }
 
     /// Ranked lines that some failing test executed: the ones worth reading.
