@@ -231,9 +231,9 @@ impl Gen {
 
     fn stmt(&mut self, depth: u32) {
         let choice = if depth == 0 {
-            self.rng.below(4)
+            *self.rng.pick(&[0, 1, 2, 3, 14, 15, 16])
         } else {
-            self.rng.below(16)
+            self.rng.below(19)
         };
         match choice {
             0 | 1 => {
@@ -369,6 +369,27 @@ impl Gen {
                     "{{ long *q = &ga[{i}]; q += 2; *q -= ({e}); q--; q[1] ^= *q; }}"
                 ));
             }
+            14 => {
+                // Struct passed, returned and assigned by value.
+                let e = self.expr(2);
+                self.line(&format!(
+                    "{{ struct S t = twist(gs, (int) ({e})); gs = t; }}"
+                ));
+            }
+            15 => {
+                // A pointer into a global array handed to a function that writes through it.
+                let i = self.rng.below(ARR as u64);
+                let n = self.rng.below(ARR as u64 - i + 1);
+                let e = self.expr(2);
+                self.line(&format!("bump(&ga[{i}], {n}, (long) ({e}));"));
+            }
+            16 => {
+                // A local string, changed and read by a function.
+                let e = self.expr(2);
+                self.line(&format!(
+                    "{{ char w[8] = \"a1b2c3\"; w[({e}) & 3] = '7'; printf(\"%u %s\\n\", digits(w), w); }}"
+                ));
+            }
             _ => {
                 let (lv, e) = (self.lvalue(), self.expr(4));
                 self.line(&format!("{lv} = {e};"));
@@ -409,6 +430,9 @@ impl Gen {
         self.line(
             "static int depth(int n) { if (n <= 0) return 1; return depth(n - 1) + (n & 3); }",
         );
+        self.line("static void bump(long *a, int n, long by) { for (int i = 0; i < n; i++) a[i] += by & 0xff; }");
+        self.line("static struct S twist(struct S s, int k) { s.a ^= k; s.b += (unsigned char) k; s.d = (short) (s.d - k); return s; }");
+        self.line("static unsigned digits(const char *s) { unsigned n = 0; while (*s) { if (*s >= '0' && *s <= '9') n++; s++; } return n; }");
         self.funcs.push(("depth".into(), 1));
         let nf = 1 + self.rng.below(3);
         for f in 0..nf {
