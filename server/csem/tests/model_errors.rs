@@ -215,3 +215,12 @@ fn heap_misuse_is_reported() {
     );
     assert!(msg.contains("out-of-bounds"), "{msg}");
 }
+
+#[test]
+fn deep_recursion_runs_and_runaway_recursion_stops() {
+    let src = "#include <stdlib.h>\nint down(int n) { return n == 0 ? 0 : 1 + down(n - 1); }\nint main(int c, char **v) { return down(atoi(v[1])) & 0x7f; }\n";
+    assert_eq!(outcome_of(src, &["5000"]), Outcome::Exited(5000 & 0x7f));
+    let (msg, line) = runtime_error(src, &["10000000"]);
+    assert!(msg.contains("stack overflow"), "{msg}");
+    assert_eq!(line, 2);
+}

@@ -106,6 +106,26 @@ pub fn encode_run(
     expected: &Expected,
     max_steps: u64,
 ) -> E<Encoding> {
+    // The replay recurses like the program: give it a large stack.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || encode_here(prog, test, expected, max_steps))
+            .map(|h| h.join())
+    })
+    .unwrap_or_else(|_| Ok(encode_here(prog, test, expected, max_steps)))
+    .unwrap_or_else(|_| unsup("internal: the encoder panicked"))
+}
+
+/// Calls deeper than this are not encoded.
+const MAX_ENCODED_DEPTH: usize = 5_000;
+
+fn encode_here(
+    prog: &Program,
+    test: &TestInput,
+    expected: &Expected,
+    max_steps: u64,
+) -> E<Encoding> {
     let opts = RunOptions {
         trace: true,
         max_trace: usize::MAX,
@@ -335,6 +355,11 @@ impl<'a> Enc<'a> {
 
     fn call(&mut self, fid: FuncId, args: Vec<SVal>) -> Result<SVal, Stop> {
         let prog = self.prog;
+        if self.frames.len() >= MAX_ENCODED_DEPTH {
+            return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                "recursion deeper than {MAX_ENCODED_DEPTH} calls"
+            ))));
+        }
         let f = &prog.funcs[fid];
         let locals: Vec<usize> = f
             .locals

@@ -35,7 +35,7 @@ impl Default for RunOptions {
         RunOptions {
             program_name: "prog".into(),
             max_steps: 50_000_000,
-            max_call_depth: 20_000,
+            max_call_depth: 100_000,
             trace: false,
             max_trace: 1_000_000,
         }
@@ -128,32 +128,45 @@ type R<T> = Result<T, Stop>;
 
 /// Run `main` of `prog` on one test.
 pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
-    // Deep recursion in the C program recurses in the interpreter: give it room.
-    let result = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, || run_here(prog, test, opts))
-            .map(|h| h.join())
-    });
-    match result {
-        Ok(Ok(r)) => r,
-        _ => RunResult {
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            outcome: Outcome::RuntimeError {
-                message: "internal error: the interpreter thread failed".into(),
-                range: SrcRange::default(),
-                location: String::new(),
-            },
-            trace: Vec::new(),
-            trace_truncated: false,
-            steps: 0,
-        },
+    // Deep recursion in the C program recurses in the interpreter: give it room,
+    // with a smaller stack (and then the caller's thread) where 1 GiB cannot be reserved.
+    for stack in [1usize << 30, 1 << 26] {
+        let result = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn_scoped(s, || run_here(prog, test, opts, stack - (1 << 22)))
+                .map(|h| h.join())
+        });
+        match result {
+            Ok(Ok(r)) => return r,
+            Ok(Err(_)) => {
+                return RunResult {
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    outcome: Outcome::RuntimeError {
+                        message:
+                            "internal error: the interpreter panicked (please report this program)"
+                                .into(),
+                        range: SrcRange::default(),
+                        location: String::new(),
+                    },
+                    trace: Vec::new(),
+                    trace_truncated: false,
+                    steps: 0,
+                }
+            }
+            Err(_) => continue,
+        }
     }
+    run_here(prog, test, opts, 1 << 20)
 }
 
-fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
+/// `stack_budget`: bytes of this thread's stack the interpreter may use.
+fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: usize) -> RunResult {
+    let base = 0u8;
     let mut m = Machine {
+        stack_base: &base as *const u8 as usize,
+        stack_budget,
         prog,
         opts,
         mem: Memory::default(),
@@ -218,6 +231,10 @@ pub(crate) struct Machine<'a> {
     trace_truncated: bool,
     steps: u64,
     depth: usize,
+    /// Address of a local at the start of the run and the stack the run may use:
+    /// interpreted recursion deeper than that is reported as a stack overflow.
+    stack_base: usize,
+    stack_budget: usize,
     /// Locals of the active calls, innermost last.
     frames: Vec<(FuncId, Vec<ObjId>)>,
 }
@@ -395,11 +412,13 @@ impl<'a> Machine<'a> {
                 at,
             );
         }
-        if self.depth >= self.opts.max_call_depth {
+        let here = 0u8;
+        let used = self.stack_base.saturating_sub(&here as *const u8 as usize);
+        if self.depth >= self.opts.max_call_depth || used > self.stack_budget {
             return self.err(
                 format!(
-                    "call depth above {} (stack overflow)",
-                    self.opts.max_call_depth
+                    "call depth {} is more than the interpreter allows (stack overflow)",
+                    self.depth
                 ),
                 at,
             );
