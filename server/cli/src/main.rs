@@ -1,6 +1,7 @@
 //! The `faultlens` command line.
 
 mod commands;
+mod output;
 mod progress;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -122,15 +123,6 @@ fn is_cancelled(e: &anyhow::Error) -> bool {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if !matches!(cli.command, Command::Lsp) {
-        // Like other Unix tools, end quietly when the reader of our output
-        // goes away (`faultlens tests | head`) instead of panicking. The
-        // language server keeps Rust's default and handles it as an error.
-        // SAFETY: resetting a signal disposition before any thread starts.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        }
-    }
     let result = match cli.command {
         Command::Localize {
             path,

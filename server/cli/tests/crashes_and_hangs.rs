@@ -167,3 +167,22 @@ fn a_build_that_ignores_the_coverage_flags_is_explained() {
         "{err}"
     );
 }
+
+#[test]
+fn a_test_that_exits_without_reading_its_input_does_not_take_faultlens_down() {
+    // Writing the rest of its stdin then fails with EPIPE, which must stay
+    // the test's business (with SIGPIPE's default action it killed faultlens).
+    let big_input = "x".repeat(4 << 20);
+    let toml = format!(
+        "[build]\nsources = [\"p.c\"]\n[[test]]\nname = \"early-exit\"\nstdin = \"{big_input}\"\nexpected_stdout = \"ok\\n\"\n[[test]]\nname = \"crash\"\nargs = [\"crash\"]\nstdin = \"{big_input}\"\n"
+    );
+    let dir = project(
+        "#include <stdio.h>\n#include <string.h>\nint main(int argc, char **argv) {\n  if (argc > 1 && strcmp(argv[1], \"crash\") == 0) { int *p = 0; return *p; }\n  puts(\"ok\");\n  return 0;\n}\n",
+        &toml,
+    );
+    for _ in 0..5 {
+        let doc = localize_json(dir.path(), &[]);
+        assert_eq!(doc["tests"]["total"], 2);
+        assert_eq!(doc["tests"]["failed"], 1);
+    }
+}

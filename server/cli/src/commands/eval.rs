@@ -2,6 +2,7 @@
 //! `ground-truth.json`, scored by EXAM and top-N under honest ties.
 
 use super::localize::analyse;
+use crate::output::outln;
 use anyhow::{anyhow, Context};
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
 use faultlens_core::measures::{Measure, ALL};
@@ -118,7 +119,7 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
             }))
             .collect();
         let summary: Vec<_> = measures.iter().map(|m| summary_json(*m, &scores)).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&json!({"fixtures": per_fixture, "summary": summary}))?
         );
@@ -229,7 +230,7 @@ fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
 }
 
 fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize, usize)]) {
-    println!(
+    outln!(
         "{} fixture{}:",
         fixtures.len(),
         if fixtures.len() == 1 { "" } else { "s" }
@@ -243,15 +244,20 @@ fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize
             .map_or("not ranked".to_string(), |p| {
                 format!("rank {}-{} (avg {:.1})", p.best, p.worst, p.average)
             });
-        println!(
+        outln!(
             "  {name:<28} {failed:>3} of {total:>3} tests fail   fault under {}: {at}",
             measures[0].title()
         );
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6}",
-        "measure", "mean EXAM", "top-1", "top-3", "top-5", "top-10"
+        "measure",
+        "mean EXAM",
+        "top-1",
+        "top-3",
+        "top-5",
+        "top-10"
     );
     let mut rows: Vec<(Measure, Summary)> = measures
         .iter()
@@ -259,7 +265,7 @@ fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize
         .collect();
     rows.sort_by(|a, b| a.1.mean_exam.total_cmp(&b.1.mean_exam));
     for (m, s) in rows {
-        println!(
+        outln!(
             "{:<16} {:>8.1}% {:>6} {:>6} {:>6} {:>6}",
             m.name(),
             s.mean_exam * 100.0,
@@ -269,6 +275,6 @@ fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize
             s.top[3]
         );
     }
-    println!("\nEXAM: share of executable lines read, top-down, before the fault (average rank within ties); lower is better.");
-    println!("top-N: fixtures whose fault's average rank is at most N.");
+    outln!("\nEXAM: share of executable lines read, top-down, before the fault (average rank within ties); lower is better.");
+    outln!("top-N: fixtures whose fault's average rank is at most N.");
 }

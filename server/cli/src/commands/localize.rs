@@ -1,6 +1,7 @@
 //! `faultlens localize` and `faultlens rank`.
 
 use super::root_or_cwd;
+use crate::output::outln;
 use crate::progress::Reporter;
 use crate::{Format, RankArgs};
 use anyhow::{anyhow, Context};
@@ -122,7 +123,7 @@ fn render(
         Format::Sarif => serde_json::to_string_pretty(&sarif::sarif(&analysis, top(Some(10))))
             .context("serializing SARIF")?,
     };
-    println!("{}", text.trim_end());
+    outln!("{}", text.trim_end());
     if failed == 0 {
         eprintln!("All {total} tests passed: there is no failure to localize.");
         return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));

@@ -1,5 +1,6 @@
 //! `faultlens measures`: the measures and their formulas.
 
+use crate::output::outln;
 use faultlens_core::measures::{Measure, ALL};
 use std::process::ExitCode;
 
@@ -7,7 +8,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let all = ALL.iter().copied().chain([Measure::BlockRank]);
     for m in all {
         let info = m.info();
-        println!(
+        outln!(
             "{:<14} {}\n{:<14} {}\n",
             m.name(),
             info.formula,
@@ -15,7 +16,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             info.summary
         );
     }
-    println!("Also: dstarN (N = 1..10) and opt-<w> for w in ochiai, tarantula, jaccard, kulczynski2, barinel, sbi, sorensen-dice.");
-    println!("Conventions: 0/0 = 0; x/0 = +inf for x > 0 (DStar, Kulczynski1).");
+    outln!("Also: dstarN (N = 1..10) and opt-<w> for w in ochiai, tarantula, jaccard, kulczynski2, barinel, sbi, sorensen-dice.");
+    outln!("Conventions: 0/0 = 0; x/0 = +inf for x > 0 (DStar, Kulczynski1).");
     Ok(ExitCode::SUCCESS)
 }

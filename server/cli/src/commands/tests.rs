@@ -2,6 +2,7 @@
 //! listed from the configuration; CTest and runner suites need a build first.
 
 use super::root_or_cwd;
+use crate::output::outln;
 use crate::progress::Reporter;
 use faultlens_pipeline::build::build;
 use faultlens_pipeline::discover::{discover, discover_declared, DEFAULT_TIMEOUT};
@@ -45,7 +46,7 @@ pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(
                 &json!({ "kind": format!("{:?}", project.kind).to_lowercase(), "tests": list })
@@ -58,14 +59,14 @@ pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
         } else {
             "from faultlens.toml"
         };
-        println!("{} tests ({kind} suite, {how}):", specs.len());
+        outln!("{} tests ({kind} suite, {how}):", specs.len());
         for s in &specs {
             let at = s
                 .location
                 .as_ref()
                 .map(|l| format!("  ({}:{})", l.file, l.line))
                 .unwrap_or_default();
-            println!("  {}{at}", s.name);
+            outln!("  {}{at}", s.name);
         }
     }
     Ok(ExitCode::SUCCESS)
