@@ -102,8 +102,11 @@ fn parse_measure(name: &str) -> Result<Measure, String> {
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
-        _ => Err(format!("{text:?} is not a positive number of seconds")),
+        Ok(t) if t > 0.0 && t <= faultlens_pipeline::config::MAX_TIMEOUT_SECONDS => Ok(t),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds between 0 and {} (a week)",
+            faultlens_pipeline::config::MAX_TIMEOUT_SECONDS
+        )),
     }
 }
 

@@ -7,6 +7,10 @@ use std::path::Path;
 
 pub const CONFIG_FILE: &str = "faultlens.toml";
 
+/// The longest per-test timeout accepted: a week. (Larger values are
+/// surely mistakes, and beyond what a `Duration` holds they cannot run.)
+pub const MAX_TIMEOUT_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -146,10 +150,10 @@ impl Config {
             }
         }
         if let Some(t) = self.run.timeout {
-            if !(t > 0.0 && t.is_finite()) {
+            if !(t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
                 return Err(fail(
                     "timeout",
-                    format!("[run] timeout must be a positive number of seconds, not {t}"),
+                    format!("[run] timeout must be a number of seconds between 0 and {MAX_TIMEOUT_SECONDS} (a week), not {t}"),
                 ));
             }
         }
@@ -308,6 +312,19 @@ expected_exit = 0
             .unwrap_err()
             .to_string();
         assert!(err.contains("unique") && err.contains("line 4"), "{err}");
+    }
+
+    #[test]
+    fn an_absurd_timeout_is_a_config_error_not_a_panic() {
+        for t in ["1e300", "0", "-1", "nan"] {
+            let err = parse(&format!("[run]\ntimeout = {t}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("line 2") && err.contains("[run] timeout"),
+                "{t}: {err}"
+            );
+        }
     }
 
     #[test]

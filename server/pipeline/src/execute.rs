@@ -56,6 +56,20 @@ pub fn execute(
         .stderr(Stdio::piped())
         // Its own process group, so a timeout stops everything it started.
         .process_group(0);
+    let parent = std::process::id() as i32;
+    // SAFETY: only async-signal-safe calls (prctl, getppid, _exit) between
+    // fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            // If faultlens itself is killed (even with SIGKILL), the test
+            // dies too instead of running on unattended.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
 
     let started = Instant::now();
     let mut child = match command.spawn() {

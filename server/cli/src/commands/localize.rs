@@ -75,6 +75,16 @@ pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitC
             store::results_path(&root).display()
         )
     })?;
+    let mut results = results;
+    let here = root.canonicalize().unwrap_or_else(|_| root.clone());
+    if Path::new(&results.project_root) != here {
+        eprintln!(
+            "note: these results were recorded in {}; ranking them for {}",
+            results.project_root,
+            here.display()
+        );
+        results.project_root = here.to_string_lossy().into_owned();
+    }
     let changed = store::changed_since_run(&root, &results);
     if !changed.is_empty() {
         eprintln!(
