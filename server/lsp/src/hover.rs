@@ -10,14 +10,24 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
     let c = entry.counts;
     let rank = entry.ranked.rank;
     let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "**faultlens** · {} of {} suspicious lines · {} **{}**",
-        format_rank(entry),
-        loc.suspicious,
-        loc.measure.title(),
-        format_score(entry.ranked.score)
-    );
+    if c.ef == 0 {
+        // Ranked below every suspicious line; its rank among them means nothing.
+        let _ = writeln!(
+            md,
+            "**faultlens** · not suspicious: no failing test ran this line · {} **{}**",
+            loc.measure.title(),
+            format_score(entry.ranked.score)
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "**faultlens** · {} of {} suspicious lines · {} **{}**",
+            format_rank(entry),
+            loc.suspicious,
+            loc.measure.title(),
+            format_score(entry.ranked.score)
+        );
+    }
     md.push('\n');
     if stale {
         md.push_str("_Stale: this line changed since the run; re-run to update._\n\n");
@@ -194,5 +204,10 @@ mod tests {
         assert!(tied.contains("Stale"));
         let unrun = markdown(&loc, &loc.entry(0, 7).unwrap(), false);
         assert!(unrun.contains("No failing test ran this line."));
+        assert!(
+            unrun.contains("not suspicious: no failing test ran this line"),
+            "{unrun}"
+        );
+        assert!(!unrun.contains("suspicious lines ·"), "{unrun}");
     }
 }

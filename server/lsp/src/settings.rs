@@ -79,6 +79,8 @@ impl Settings {
         }
         if let Some(v) = object.get("timeoutSeconds") {
             match v.as_f64() {
+                // null: back to the project's own `[run] timeout`.
+                None if v.is_null() => self.timeout = None,
                 Some(s) if s > 0.0 && s <= 86_400.0 => self.timeout = Some(Duration::from_secs_f64(s)),
                 _ => problems.push(format!(
                     "setting faultlens.timeoutSeconds must be a number of seconds above 0 (at most 86400), got {v}"
@@ -111,6 +113,19 @@ pub fn trusted_from_init(options: Option<&Value>) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_null_timeout_returns_to_the_projects_own() {
+        let mut settings = Settings::default();
+        assert!(settings
+            .apply(&serde_json::json!({"timeoutSeconds": 5}))
+            .is_empty());
+        assert_eq!(settings.timeout, Some(Duration::from_secs(5)));
+        assert!(settings
+            .apply(&serde_json::json!({"timeoutSeconds": null}))
+            .is_empty());
+        assert_eq!(settings.timeout, None);
+    }
 
     #[test]
     fn defaults_match_the_contract() {
