@@ -82,7 +82,6 @@ pub fn localize(
 
     let finished = run_all(project, &built, &tools, &specs, jobs, progress, cancel)?;
     check_cancel(cancel)?;
-    progress(Progress::Collecting);
     assemble(project, &built, &tools, &specs, finished, &digests)
 }
 
