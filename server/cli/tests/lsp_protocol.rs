@@ -1,6 +1,8 @@
 //! Drives the real `faultlens lsp` binary over stdio, the way an editor does,
 //! on copies of the bundled fixtures (real gcc builds, real test runs).
 
+mod common;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -221,24 +223,8 @@ fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
         .join(name);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap().join(name);
-    copy_dir(&source, &root);
+    common::copy_tree(&source, &root);
     (dir, root)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == ".faultlens" {
-            continue;
-        }
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).unwrap();
-        }
-    }
 }
 
 /// Runs the CLI; returns its standard output.
