@@ -35,6 +35,7 @@ pub struct RankArgs {
     /// How many ranked lines to show (0 = all). Default: 10 for the table and SARIF, all for JSON.
     #[arg(long)]
     top: Option<usize>,
+    /// Output: a table for people, the JSON ranking document, or SARIF 2.1.0.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Rank test code (test files, CTest drivers) too.
