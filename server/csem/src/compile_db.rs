@@ -43,7 +43,11 @@ pub fn from_compile_commands(path: &Path) -> Result<SourceSpec, CsemError> {
                 .iter()
                 .filter_map(|x| x.as_str().map(str::to_string))
                 .collect(),
-            (None, Some(c)) => shell_words(c),
+            (None, Some(c)) => shell_words::split(c).map_err(|e| {
+                bad(format!(
+                    "entry {i}: cannot split its command into words: {e}"
+                ))
+            })?,
             _ => return Err(bad(format!("entry {i} has neither arguments nor command"))),
         };
         if i == 0 {
@@ -94,61 +98,6 @@ fn push_unique(flags: &mut Vec<String>, new: &[String]) {
     if !present {
         flags.extend_from_slice(new);
     }
-}
-
-/// POSIX shell words (quotes and backslashes; no expansions).
-fn shell_words(s: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                for d in chars.by_ref() {
-                    if d == '\'' {
-                        break;
-                    }
-                    cur.push(d);
-                }
-            }
-            '"' => {
-                in_word = true;
-                while let Some(d) = chars.next() {
-                    match d {
-                        '"' => break,
-                        '\\' => {
-                            if let Some(n) = chars.next() {
-                                cur.push(n);
-                            }
-                        }
-                        d => cur.push(d),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(d) = chars.next() {
-                    cur.push(d);
-                }
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(cur);
-    }
-    words
 }
 
 #[cfg(test)]
