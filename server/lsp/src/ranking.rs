@@ -3,19 +3,13 @@
 
 use crate::localization::Localization;
 use faultlens_core::measures::Measure;
-use faultlens_core::sources::SourceTexts;
 use faultlens_report::Analysis;
 use serde_json::Value;
 use std::sync::Arc;
 
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
 pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
-    let mut sources = SourceTexts::default();
-    for file in &loc.results.files {
-        if let Ok(text) = std::fs::read_to_string(loc.path_of(&file.path)) {
-            sources.insert(file.path.clone(), &text);
-        }
-    }
+    let sources = faultlens_pipeline::store::read_sources(&loc.root, &loc.results);
     let analysis = Analysis::compute(Arc::clone(&loc.results), measure, false, &sources)?;
     Ok(faultlens_report::json::ranking_json(
         &analysis, &sources, None,

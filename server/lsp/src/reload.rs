@@ -7,7 +7,6 @@ use crate::state::FileSignature;
 use faultlens_core::measures::Measure;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::digest;
-use faultlens_core::sources::SourceTexts;
 use faultlens_pipeline::store;
 use faultlens_report::Analysis;
 use std::collections::HashSet;
@@ -68,12 +67,7 @@ pub fn rank(
     if measure.is_spectrum() {
         return Ok(Localization::new(results, measure, root));
     }
-    let mut sources = SourceTexts::default();
-    for file in &results.files {
-        if let Ok(text) = std::fs::read_to_string(root.join(&file.path)) {
-            sources.insert(file.path.clone(), &text);
-        }
-    }
+    let sources = store::read_sources(root, &results);
     let analysis = Analysis::compute(results, measure, false, &sources)?;
     Ok(Localization::from_analysis(analysis, root))
 }
