@@ -99,21 +99,27 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
     Ok(out)
 }
 
+/// The integer type of a printf/scanf integer conversion with length
+/// modifier `len` (`hh`, `h`, none, `l`, `ll`, `z`, ...).
+pub fn int_kind(len: &str, signed: bool) -> IntKind {
+    match (len, signed) {
+        ("hh", true) => IntKind::SChar,
+        ("hh", false) => IntKind::UChar,
+        ("h", true) => IntKind::Short,
+        ("h", false) => IntKind::UShort,
+        ("", true) => IntKind::Int,
+        ("", false) => IntKind::UInt,
+        (_, true) => IntKind::Long,
+        (_, false) => IntKind::ULong,
+    }
+}
+
 /// The integer type a conversion reads its argument as.
 pub fn arg_kind(s: &Spec) -> Option<IntKind> {
     let signed = matches!(s.conv, b'd' | b'i');
     Some(match (s.conv, s.len.as_str(), signed) {
         (b'c', "", _) => IntKind::Int,
-        (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', l, sg) => match (l, sg) {
-            ("hh", true) => IntKind::SChar,
-            ("hh", false) => IntKind::UChar,
-            ("h", true) => IntKind::Short,
-            ("h", false) => IntKind::UShort,
-            ("", true) => IntKind::Int,
-            ("", false) => IntKind::UInt,
-            (_, true) => IntKind::Long,
-            (_, false) => IntKind::ULong,
-        },
+        (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', l, sg) => int_kind(l, sg),
         _ => return None,
     })
 }

@@ -463,16 +463,7 @@ impl Enc<'_> {
                         return fail("scanf: a matching failure (not encoded)");
                     }
                     self.stdin_pos += used;
-                    let k = match (len.as_str(), signed) {
-                        ("hh", true) => IntKind::SChar,
-                        ("hh", false) => IntKind::UChar,
-                        ("h", true) => IntKind::Short,
-                        ("h", false) => IntKind::UShort,
-                        ("", true) => IntKind::Int,
-                        ("", false) => IntKind::UInt,
-                        (_, true) => IntKind::Long,
-                        (_, false) => IntKind::ULong,
-                    };
+                    let k = crate::format::int_kind(&len, signed);
                     let SVal::Int(b) = self.const_int(v, k) else {
                         unreachable!("int")
                     };

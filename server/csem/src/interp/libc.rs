@@ -854,16 +854,7 @@ impl Machine<'_> {
                     let p = target()?;
                     if !suppress {
                         let signed = matches!(conv, b'd' | b'i');
-                        let k = match (len.as_str(), signed) {
-                            ("hh", true) => IntKind::SChar,
-                            ("hh", false) => IntKind::UChar,
-                            ("h", true) => IntKind::Short,
-                            ("h", false) => IntKind::UShort,
-                            ("", true) => IntKind::Int,
-                            ("", false) => IntKind::UInt,
-                            (_, true) => IntKind::Long,
-                            (_, false) => IntKind::ULong,
-                        };
+                        let k = crate::format::int_kind(&len, signed);
                         self.check_target(args, ai, k.size(), &spec, range)?;
                         let r = self.mem.write_uint(p, k.size(), k.wrap(v as u64));
                         self.merr(r, range)?;
