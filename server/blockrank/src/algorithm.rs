@@ -8,11 +8,16 @@
 //!    tests, passed and failed.
 //! 4. `I(b) = Σ_{e into b} D(e)`.
 //! 5. `BR(bj) = Σ_{edges bj→bk} W(bj,bk)·BR(bk)`; a block without successors
-//!    has `BR = I`. Loops make this a fixed point, iterated (cap 200) from
-//!    `BR = I`; when the iteration does not settle, the equation set is
-//!    solved directly (small graphs; least squares when it has no exact
-//!    solution) or the last iterate is kept.
+//!    has `BR = I`. Iterated (cap 200) from `BR = I`, as the paper does for
+//!    loops (without loops the first sweep is exact); with loops, a small
+//!    set with a unique solution is then solved exactly by elimination, and
+//!    one the iteration could not settle takes its least-squares solution
+//!    (a large one keeps the last iterate).
 //! 6. `BR'(b) = T(b)·BR(b) + (1 - T(b))·I(b)`; blocks rank by `BR'`.
+//!
+//! Scores are rounded to 10 significant digits, and values below 1e-10 of
+//! the function's largest quantity are 0, so that scores equal in exact
+//! arithmetic tie (the ranking compares them exactly).
 //!
 //! As in the paper's worked example, propagation uses the uncalibrated `BR`
 //! of successors; `BR'` is computed afterwards for ranking. (Propagating `BR'`
@@ -113,10 +118,11 @@ pub struct BlockScores {
     /// iterate, as the paper prescribes).
     pub converged: bool,
     /// How `br` was obtained. The paper solves the equation set and names
-    /// iteration (cap 200) for loops; when the iteration does not settle,
-    /// graphs of at most [`DIRECT_SOLVE_LIMIT`] blocks are solved by
-    /// elimination, and when the set has no solution at all, the closest
-    /// least-squares solution is taken (and `converged` stays false).
+    /// iteration (cap 200) for loops: graphs with loops of at most
+    /// [`DIRECT_SOLVE_LIMIT`] blocks whose set has a unique solution are
+    /// solved by elimination; when the iteration does not settle and the set
+    /// has no unique solution, the closest least-squares solution is taken
+    /// (and `converged` stays false).
     pub method: Method,
 }
 
@@ -179,17 +185,27 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
     let pf = mean(&sums.failed_sum, sums.failed_tests);
     let d: Vec<f64> = pf.iter().zip(&pp).map(|(f, p)| f - p).collect();
 
-    let mut i = vec![0.0; n];
+    // I(b) = Σ D over b's incoming edges, taken as the difference of the
+    // means of the summed counts: the counts are integers, so a block whose
+    // incoming edges balance out gets exactly 0 (summing the D values
+    // instead leaves rounding noise such as 1e-17, and W = D / I then turns
+    // into ±3e15 where the paper prescribes W = 0).
+    let mut into_passed = vec![0.0; n];
+    let mut into_failed = vec![0.0; n];
     let mut entered = vec![0.0; n];
     let mut left = vec![0.0; n];
     let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (e, &(from, to)) in graph.edges.iter().enumerate() {
-        i[to] += d[e];
+        into_passed[to] += sums.passed_sum[e];
+        into_failed[to] += sums.failed_sum[e];
         let all = sums.passed_sum[e] + sums.failed_sum[e];
         entered[to] += all;
         left[from] += all;
         successors[from].push(e);
     }
+    let pi = mean(&into_passed, sums.passed_tests);
+    let fi = mean(&into_failed, sums.failed_tests);
+    let i: Vec<f64> = fi.iter().zip(&pi).map(|(f, p)| f - p).collect();
     let w: Vec<f64> = graph
         .edges
         .iter()
@@ -230,32 +246,94 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
             break;
         }
     }
+    // Without loops one sweep in successors-first order is the exact
+    // solution (the second only confirms it). With loops the iteration
+    // stops at a tolerance, so a small set with a unique solution is solved
+    // exactly (equal scores then come out equal); a set the iteration could
+    // not settle is solved exactly when it can be, else by least squares.
     let mut method = Method::Iteration;
-    if !converged && n <= DIRECT_SOLVE_LIMIT {
-        let (a, b) = equation_set(graph, &successors, &w, &i);
-        if let Some(exact) = eliminate(a.clone(), b.clone()) {
+    let exact_already = converged && iterations <= 2;
+    if !exact_already && n <= DIRECT_SOLVE_LIMIT {
+        let (a, rhs) = equation_set(graph, &successors, &w, &i);
+        if let Some(exact) = eliminate(a.clone(), rhs.clone()) {
             br = exact;
             converged = true;
             method = Method::Elimination;
-        } else if let Some(closest) = least_squares(&a, &b) {
-            br = closest;
-            method = Method::LeastSquares;
+        } else if !converged {
+            if let Some(closest) = least_squares(&a, &rhs) {
+                br = closest;
+                method = Method::LeastSquares;
+            }
         }
     }
-    let br_prime = (0..n).map(|b| t[b] * br[b] + (1.0 - t[b]) * i[b]).collect();
-    Ok(BlockScores {
-        pp,
-        pf,
-        d,
-        w,
-        t,
-        i,
+    Ok(finish(
+        ScoresSoFar { pp, pf, d, w, t, i },
         br,
-        br_prime,
         iterations,
         converged,
         method,
-    })
+    ))
+}
+
+/// The quantities computed before the equation set is solved.
+struct ScoresSoFar {
+    pp: Vec<f64>,
+    pf: Vec<f64>,
+    d: Vec<f64>,
+    w: Vec<f64>,
+    t: Vec<f64>,
+    i: Vec<f64>,
+}
+
+/// Calibrates `BR` into `BR'` and rounds both (see [`tidy`]).
+fn finish(
+    s: ScoresSoFar,
+    br: Vec<f64>,
+    iterations: usize,
+    converged: bool,
+    method: Method,
+) -> BlockScores {
+    let n = br.len();
+    let br_prime: Vec<f64> = (0..n)
+        .map(|b| s.t[b] * br[b] + (1.0 - s.t[b]) * s.i[b])
+        .collect();
+    let scale =
+        s.d.iter()
+            .chain(&s.i)
+            .chain(&br)
+            .chain(&br_prime)
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+    BlockScores {
+        br: br.iter().map(|&v| tidy(v, scale)).collect(),
+        br_prime: br_prime.iter().map(|&v| tidy(v, scale)).collect(),
+        pp: s.pp,
+        pf: s.pf,
+        d: s.d,
+        w: s.w,
+        t: s.t,
+        i: s.i,
+        iterations,
+        converged,
+        method,
+    }
+}
+
+/// Significant digits kept in scores: far below any difference the edge
+/// counts can express, far above the solver's rounding.
+const SIGNIFICANT_DIGITS: usize = 10;
+
+/// A score as the ranking should compare it: values that are equal in
+/// exact arithmetic but were reached along different sums (0.55 and
+/// 0.5500000000000004) become the same number, and what is rounding noise
+/// next to the function's largest quantity `scale` becomes 0. Ties are then
+/// ties, within a function and across functions.
+fn tidy(v: f64, scale: f64) -> f64 {
+    if !v.is_finite() || v.abs() <= scale * 1e-10 {
+        return if v.is_finite() { 0.0 } else { v };
+    }
+    format!("{:.*e}", SIGNIFICANT_DIGITS - 1, v)
+        .parse()
+        .unwrap_or(v)
 }
 
 /// Largest graph whose equation set is solved by elimination when the

@@ -53,6 +53,41 @@ const NORETURN: &[&str] = &[
     "__builtin_unreachable",
 ];
 
+/// `NULL`, `(void *)0`, or `0` opposite a string: the true value of a `?:`
+/// that gcc compiles with its edges swapped.
+fn null_pointer_first(yes: Node, no: Node, src: &[u8]) -> bool {
+    let text: String = strip_parens(yes)
+        .utf8_text(src)
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    match text.as_str() {
+        "NULL" | "(void*)0" => true,
+        "0" => strip_parens(no).kind() == "string_literal",
+        _ => false,
+    }
+}
+
+/// Whether a condition is, at its top, an `&&` (after parentheses and
+/// negations: `!(a || b)` is `!a && !b`).
+fn top_is_and(node: Node, src: &[u8]) -> bool {
+    match node.kind() {
+        "binary_expression" => operator(node, src) == "&&",
+        "unary_expression" if operator(node, src) == "!" => node
+            .child_by_field_name("argument")
+            .map(strip_parens)
+            .is_some_and(|a| is_splitting(a, src) && !top_is_and(a, src)),
+        _ => false,
+    }
+}
+
+/// A tree-sitter point as 1-based line and 1-based byte column (clang's
+/// convention in its coverage regions).
+fn position(p: tree_sitter::Point) -> (u32, u32) {
+    (p.row as u32 + 1, p.column as u32 + 1)
+}
+
 /// Parses `source` and builds the graph of every function definition, in
 /// source order.
 pub fn build_cfgs(source: &str) -> Result<Vec<FunctionCfg>, CfgError> {
@@ -424,11 +459,14 @@ impl Builder<'_> {
                 self.piece_of(stmt);
                 let ok = self.new_block();
                 let fail = self.new_block();
-                // gcc lists the failing edge first for a single condition
-                // and the passing edge first for the last operand of `&&`
-                // or `||` (checked against gcc 12).
+                // For the last operand, gcc lists the passing edge first
+                // when the condition is an `&&` at the top, and the failing
+                // edge first when it is an `||` or a single condition
+                // (checked against gcc 12: `assert(a || b)` lists b's
+                // failing edge first, `assert(c && (a || b))` b's passing
+                // edge).
                 self.span = (line(cond), end_line(cond));
-                let then = if is_splitting(strip_parens(cond), self.src) {
+                let then = if top_is_and(strip_parens(cond), self.src) {
                     ok
                 } else {
                     fail
@@ -506,7 +544,11 @@ impl Builder<'_> {
                 let t = self.new_block();
                 let f = self.new_block();
                 let join = self.new_block();
-                self.condition(c, t, f, None, None);
+                // gcc lists the false edge first when the true value is a
+                // null pointer (`c ? NULL : "text"`; for `a && b ? NULL :
+                // "text"`, b's; checked against gcc 12).
+                let then = null_pointer_first(yes, no, self.src).then_some(f);
+                self.condition(c, t, f, then, None);
                 self.cur = Some(t);
                 self.piece_of(yes);
                 self.value(yes);
@@ -646,6 +688,8 @@ impl Builder<'_> {
             order: self.decisions,
             expr_line: code_line,
             expr_end_line: end_line(node),
+            start: position(node.start_position()),
+            end: position(node.end_position()),
         });
         self.decisions += 1;
         if first_is_false {
@@ -785,6 +829,8 @@ impl Builder<'_> {
             order: self.decisions,
             expr_line: lo,
             expr_end_line: hi,
+            start: position(cond.start_position()),
+            end: position(cond.end_position()),
         });
         self.decisions += 1;
         let after = self.new_block();

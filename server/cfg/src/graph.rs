@@ -77,6 +77,11 @@ pub struct Decision {
     /// Lines of the decision's own operand (`b` in `a && b`).
     pub expr_line: u32,
     pub expr_end_line: u32,
+    /// Where the tested expression starts and ends (exclusive): 1-based
+    /// line and byte column, as clang's coverage regions give them. For a
+    /// switch, its controlling expression.
+    pub start: (u32, u32),
+    pub end: (u32, u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

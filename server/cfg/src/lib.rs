@@ -1,7 +1,9 @@
 //! Control-flow graphs of C functions (from tree-sitter-c) and per-test edge
-//! profiles derived from gcov's line and branch counts.
+//! profiles derived from gcov's line and branch counts (or clang's, put in
+//! the same form by [`clang`]).
 
 pub mod build;
+pub mod clang;
 pub mod graph;
 pub mod profile;
 mod syntax;

@@ -403,3 +403,98 @@ fn chains_of_or_folded_conditionals_and_asserts() {
         ],
     );
 }
+
+#[test]
+fn asserts_with_and_or_chains_at_the_top() {
+    // f(1,1,1), f(1,0,1), f(0,1,1): every assert holds. gcc lists the
+    // last operand's failing edge first under a top-level `||` (line 4) and
+    // its passing edge first under a top-level `&&` (line 5).
+    let source = "#include <assert.h>
+int f(int a, int b, int c) {
+    int x = 0;
+    assert(a || b);
+    assert(c && (a || b));
+    assert(a || b || c);
+    return x;
+}
+int main(void) { f(1, 1, 1); f(1, 0, 1); f(0, 1, 1); return 0; }
+";
+    let prog = Program::compile(source);
+    let p = prog.profile(&[]);
+    p.expect(
+        "f",
+        &[
+            ("entry call → line 2", 3),
+            // Line 4: `a` (in the first block) true twice, `b` once, true.
+            ("line 2 false → line 4", 1),
+            ("line 2 true → line 5", 2),
+            ("line 4 false → line 4", 0),
+            ("line 4 true → line 5", 1),
+            // Line 5: `c` true three times, then `a || b` as on line 4.
+            ("line 5 true → line 5", 3),
+            ("line 5 false → line 5", 0),
+            ("line 5 false → line 5", 1),
+            ("line 5 true → line 6", 2),
+            ("line 5 true → line 6", 1),
+            ("line 5 false → line 5", 0),
+            // Line 6: `a` true twice, `b` once, `c` never evaluated.
+            ("line 6 false → line 6", 1),
+            ("line 6 true → line 7", 2),
+            ("line 6 false → line 6", 0),
+            ("line 6 true → line 7", 1),
+            ("line 6 false → line 6", 0),
+            ("line 6 true → line 7", 0),
+            ("line 7 return → exit", 3),
+        ],
+    );
+    let f = &p.profiles[0];
+    assert_eq!(f.unresolved, 0);
+    assert_eq!(f.inconsistent, 0);
+    assert_eq!(f.unmatched_branches, 0);
+}
+
+#[test]
+fn conditional_values_with_a_null_pointer_first() {
+    // f(1), f(3), f(4): `a == 1` holds once. gcc swaps the edges of a `?:`
+    // whose true value is a null pointer (lines 4 and 5; on line 6 those of
+    // the last operand of its condition), not of others.
+    let source = "#include <stddef.h>
+int f(int a) {
+    int s = a == 1 ? 0 : 7;
+    const char *e = a == 1 ? NULL : \"x\";
+    e = a != 1 ? 0 : \"y\";
+    e = a > 0 && a != 3 ? NULL : \"z\";
+    return s + (e != NULL);
+}
+int main(void) { f(1); f(3); f(4); return 0; }
+";
+    let prog = Program::compile(source);
+    let p = prog.profile(&[]);
+    let table = p.table("f");
+    let count = |from: &str, kind: &str| -> u64 {
+        let hits: Vec<u64> = table
+            .iter()
+            .filter(|(d, _)| d.starts_with(from) && d.contains(kind))
+            .map(|(_, n)| *n)
+            .collect();
+        assert_eq!(hits.len(), 1, "{from} {kind}: {table:?}");
+        hits[0]
+    };
+    // Line 3 is in the function's first block (described as line 2).
+    assert_eq!(count("line 2 ", " true "), 1, "{table:?}");
+    assert_eq!(count("line 2 ", " false "), 2, "{table:?}");
+    // The blocks of line 4's and line 5's conditions start after the
+    // values of the lines before them.
+    let trues: Vec<u64> = table
+        .iter()
+        .filter(|(d, _)| d.contains(" true → "))
+        .map(|(_, n)| *n)
+        .collect();
+    // Line 6: `a > 0` holds 3 times, `a != 3` twice.
+    assert_eq!(trues, vec![1, 1, 2, 3, 2], "{table:?}");
+    let f = &p.profiles[0];
+    assert_eq!(
+        (f.unresolved, f.inconsistent, f.unmatched_branches),
+        (0, 0, 0)
+    );
+}
