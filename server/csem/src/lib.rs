@@ -18,7 +18,9 @@ pub mod preprocess;
 pub mod types;
 
 pub use error::CsemError;
-pub use interp::{run, Outcome, RunOptions, RunResult, TestInput, TraceEvent, TraceValue};
+pub use interp::{
+    run, Outcome, Overrides, RunOptions, RunResult, TestInput, TraceEvent, TraceValue,
+};
 pub use ir::Program;
 
 use std::path::{Path, PathBuf};

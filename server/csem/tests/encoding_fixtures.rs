@@ -1,17 +1,171 @@
-//! Encoding tests on the fixtures: with every statement healthy, the encoding
-//! of a failing test is UNSAT and of a passing test SAT; with every statement
-//! unhealthy (only the inputs and the expected outcome fixed), SAT whenever the
-//! expected output can be printed along the path the run took.
+//! Encoding tests on the fixtures, every test of every io fixture the model
+//! loads, each in a formula of its own with its paths explored on demand:
+//! - every statement healthy: a failing test is UNSAT and a passing test SAT
+//!   (after exploring whatever divergences the models take);
+//! - every statement unhealthy (only the inputs and the expected outcome
+//!   fixed): SAT, found by the exploration loop (solve; explore the open
+//!   divergences the model takes; repeat), and the model's values replay in
+//!   the interpreter to the expected outcome.
 
 mod common;
 use common::fixtures::{fixture, fixture_dirs};
-use faultlens_csem::encode::{encode_run, EncodeError, Expected};
+use faultlens_csem::bv::Model;
+use faultlens_csem::encode::{
+    apply_slots, EncodeError, EncodeOptions, Expected, Formula, TestEncoding,
+};
+use faultlens_csem::ir::Program;
 use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
+use rustsat::types::Lit;
+
+/// How an exploration loop ended.
+struct Explored {
+    model: Option<Model>,
+    solves: usize,
+    /// Exploration stopped because the formula reached [`MAX_CLAUSES`].
+    capped: bool,
+}
+
+/// Clauses one test's formula may grow to by exploration (paths through
+/// 64-bit divisions take millions each; 2 GB of solver memory or so).
+const MAX_CLAUSES: usize = 12_000_000;
+
+/// Solve `pass` with every health literal set to `healthy`, exploring the
+/// divergences models take until one follows an encoded path (SAT) or the
+/// formula is UNSAT. Incremental: one solver, fed the clauses exploration appends.
+fn solve_exploring(
+    f: &mut Formula,
+    te: &mut TestEncoding,
+    prog: &Program,
+    healthy: bool,
+) -> Explored {
+    let mut session = f.cnf.session().unwrap();
+    let mut given = f.cnf.clauses.len();
+    let mut solves = 0;
+    let verbose = std::env::var_os("CSEM_ENC_VERBOSE").is_some();
+    loop {
+        let mut assumptions = f.all_health(healthy);
+        assumptions.push(te.pass());
+        solves += 1;
+        let t0 = std::time::Instant::now();
+        // First on the encoded paths; only when that fails, leave them.
+        let leaves = te.leaves(f);
+        session.add_from(&f.cnf, given).unwrap();
+        given = f.cnf.clauses.len();
+        let on_paths = [assumptions.clone(), vec![!leaves]].concat();
+        // Then depth-first: leaving the encoded paths only from the path
+        // explored last; then anywhere.
+        let mut result = session.solve(&on_paths).unwrap();
+        if result.is_none() {
+            if let Some(q) = te.last_explored() {
+                let deep: Vec<Lit> = te.unexplored_except(q).iter().map(|l| !*l).collect();
+                solves += 1;
+                result = session
+                    .solve(&[assumptions.clone(), deep].concat())
+                    .unwrap();
+            }
+        }
+        if result.is_none() {
+            result = session.solve(&assumptions).unwrap();
+        }
+        if verbose {
+            eprintln!(
+                "  solve {solves} (healthy={healthy}): {} paths, {} clauses, {:.1?}",
+                te.paths(),
+                f.cnf.clauses.len(),
+                t0.elapsed()
+            );
+        }
+        let Some(m) = result else {
+            return Explored {
+                model: None,
+                solves,
+                capped: false,
+            };
+        };
+        let divs = te.open_divergences(&|l: Lit| m.lit(l));
+        if divs.is_empty() {
+            return Explored {
+                model: Some(m),
+                solves,
+                capped: false,
+            };
+        }
+        // One divergence per round: the latest the model takes (it keeps
+        // the longest prefix of the path, whose output already matches),
+        // pushed later by asking the solver for divergences past it.
+        let mut d = divs
+            .iter()
+            .max_by_key(|d| d.point)
+            .expect("non-empty")
+            .clone();
+        let mut later = assumptions.clone();
+        for _ in 0..64 {
+            later.extend(te.at_or_before(&d).iter().map(|l| !*l));
+            solves += 1;
+            let Some(m2) = session.solve(&later).unwrap() else {
+                break;
+            };
+            let divs2 = te.open_divergences(&|l: Lit| m2.lit(l));
+            if divs2.is_empty() {
+                return Explored {
+                    model: Some(m2),
+                    solves,
+                    capped: false,
+                };
+            }
+            match divs2
+                .into_iter()
+                .filter(|x| x.path == d.path)
+                .max_by_key(|x| x.point)
+            {
+                Some(x) if x.point > d.point => d = x,
+                _ => break,
+            }
+        }
+        let d = &d;
+        if verbose {
+            eprintln!(
+                "  {} divergences; exploring path {} point {} (line {}, instance {}, by values {}, {} values)",
+                divs.len(),
+                d.path,
+                d.point,
+                d.range.start.line,
+                d.instance,
+                d.by_values,
+                d.values.len()
+            );
+        }
+        te.explore(f, prog, d).unwrap();
+        session.add_from(&f.cnf, given).unwrap();
+        given = f.cnf.clauses.len();
+        if given > MAX_CLAUSES {
+            return Explored {
+                model: None,
+                solves,
+                capped: true,
+            };
+        }
+    }
+}
+
+#[derive(Default)]
+struct Figures {
+    failing_unsat: usize,
+    passing_sat: usize,
+    relaxed_sat: usize,
+    relaxed_sat_after_exploring: usize,
+    relaxed_unsat: usize,
+    failing_relaxed_sat: usize,
+    replay_gap: usize,
+    failing_relaxed_unsat: usize,
+    replayed: usize,
+    unsupported: usize,
+    max_paths: usize,
+}
 
 #[test]
-fn healthy_encodings_separate_failing_from_passing_tests() {
-    let (mut failing_unsat, mut passing_sat, mut relaxed_sat, mut relaxed_unsat, mut unsupported) =
-        (0, 0, 0, 0, 0);
+fn every_fixture_test_healthy_separates_failing_from_passing_and_relaxed_is_satisfiable() {
+    let mut fig = Figures::default();
     let mut problems = Vec::new();
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
@@ -25,11 +179,37 @@ fn healthy_encodings_separate_failing_from_passing_tests() {
             cflags,
         };
         let Ok(prog) = load(&spec) else { continue };
-        let (mut passing_budget, mut failing_budget) = (3, 4);
+        let only = std::env::var("CSEM_ENC_ONLY").unwrap_or_default();
+        let skip: Vec<String> = std::env::var("CSEM_ENC_SKIP")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        // Per fixture, the first 3 failing and 2 passing tests, which keeps
+        // CI's run to minutes (CSEM_ENC_MORE=1: 6 and 3, about 12 minutes;
+        // CSEM_ENC_ALL=1: every test, hours in a debug build on 2 cores).
+        let all = std::env::var_os("CSEM_ENC_ALL").is_some();
+        let more = std::env::var_os("CSEM_ENC_MORE").is_some();
+        let (mut failing_budget, mut passing_budget) = if all {
+            (usize::MAX, usize::MAX)
+        } else if more {
+            (6, 3)
+        } else {
+            (3, 2)
+        };
         for t in &tests {
+            let id = format!("{name}/{}", t.name);
+            if !id.contains(&only)
+                || skip
+                    .iter()
+                    .any(|s| !s.is_empty() && id.contains(s.as_str()))
+            {
+                continue;
+            }
             let input = TestInput {
                 args: t.args.clone(),
                 stdin: t.stdin.clone(),
+                ..TestInput::default()
             };
             let r = run(
                 &prog,
@@ -60,63 +240,171 @@ fn healthy_encodings_separate_failing_from_passing_tests() {
                 stdout: t.expected_stdout.clone(),
                 exit: t.expected_exit,
             };
-            let enc = match encode_run(&prog, &input, &expected, 1_000_000) {
+            let opts = EncodeOptions {
+                max_steps: 1_000_000,
+                max_paths: std::env::var("CSEM_ENC_PATHS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(16),
+            };
+            let mut f = Formula::new();
+            let mut te = match TestEncoding::new(&mut f, &prog, &input, &expected, &opts) {
                 Ok(e) => e,
                 Err(EncodeError::Unsupported(m)) => {
                     eprintln!("{name}/{}: {m}", t.name);
-                    unsupported += 1;
+                    fig.unsupported += 1;
                     continue;
                 }
             };
-            let healthy = enc.cnf.solve(&enc.all_health(true)).unwrap().is_some();
-            if passes && healthy {
-                passing_sat += 1;
-            } else if !passes && !healthy {
-                failing_unsat += 1;
+            let healthy = solve_exploring(&mut f, &mut te, &prog, true);
+            let healthy_sat = healthy.model.is_some();
+            if healthy.capped {
+                problems.push(format!(
+                    "{name}/{}: the healthy formula reached {MAX_CLAUSES} clauses",
+                    t.name
+                ));
+                continue;
+            }
+            if passes && healthy_sat {
+                fig.passing_sat += 1;
+            } else if !passes && !healthy_sat {
+                fig.failing_unsat += 1;
             } else {
                 problems.push(format!(
                     "{name}/{}: passes={passes} but the healthy encoding is {}",
                     t.name,
-                    if healthy { "SAT" } else { "UNSAT" }
+                    if healthy_sat { "SAT" } else { "UNSAT" }
                 ));
             }
-            let relaxed = enc.cnf.solve(&enc.all_health(false)).unwrap().is_some();
-            if relaxed {
-                relaxed_sat += 1;
-            } else if passes {
-                problems.push(format!(
-                    "{name}/{}: a passing test's relaxed encoding is UNSAT",
-                    t.name
-                ));
-            } else {
-                eprintln!(
-                    "{name}/{}: the expected output cannot be printed along the failing path",
-                    t.name
-                );
-                relaxed_unsat += 1;
+            let relaxed = solve_exploring(&mut f, &mut te, &prog, false);
+            match &relaxed.model {
+                Some(m) => {
+                    fig.relaxed_sat += 1;
+                    if !passes {
+                        fig.failing_relaxed_sat += 1;
+                    }
+                    if relaxed.solves > 1 {
+                        fig.relaxed_sat_after_exploring += 1;
+                    }
+                    // The model's values replay to the expected outcome.
+                    let slots = te.slots(&|l: Lit| m.lit(l));
+                    let mut ro = RunOptions {
+                        max_steps: 1_000_000,
+                        ..RunOptions::default()
+                    };
+                    apply_slots(&mut ro, &slots);
+                    let rr = run(&prog, &input, &ro);
+                    let ok = rr.exit_code() == Some(t.expected_exit)
+                        && t.expected_stdout.as_ref().is_none_or(|e| *e == rr.stdout)
+                        && rr.unapplied_overrides.is_empty()
+                        && rr.unapplied_output_overrides.is_empty();
+                    if std::env::var_os("CSEM_ENC_VERBOSE").is_some() && !ok {
+                        for s in &slots {
+                            eprintln!(
+                                "  slot {}:{} instance {} {:?} = {}",
+                                prog.location(s.range),
+                                s.range.start.col,
+                                s.instance,
+                                s.role,
+                                s.value()
+                            );
+                        }
+                    }
+                    let uninit = matches!(&rr.outcome,
+                        Outcome::RuntimeError { message, .. } if message.contains("uninitialized value"));
+                    if ok {
+                        fig.replayed += 1;
+                    } else if uninit {
+                        // Known gap (README): a string or array filled with relaxed
+                        // values is read by the encoding as the run filled it, so
+                        // the model's values may leave bytes the replay reads unset.
+                        fig.replay_gap += 1;
+                        eprintln!(
+                            "{name}/{}: replay reads an unset byte: {}",
+                            t.name,
+                            faultlens_csem::describe_outcome(&rr.outcome)
+                        );
+                    } else {
+                        problems.push(format!(
+                            "{name}/{}: the relaxed model's {} values do not replay: {} stdout {:?}",
+                            t.name,
+                            slots.len(),
+                            faultlens_csem::describe_outcome(&rr.outcome),
+                            String::from_utf8_lossy(&rr.stdout)
+                        ));
+                    }
+                }
+                None if relaxed.capped || !te.complete() => {
+                    // The exploration bound (16 paths) or a run the model
+                    // cannot follow closed divergences: not a contradiction.
+                    fig.relaxed_unsat += 1;
+                    if !passes {
+                        fig.failing_relaxed_unsat += 1;
+                    }
+                    eprintln!(
+                        "{name}/{}: relaxed UNSAT within the exploration bound: {}{}",
+                        t.name,
+                        if relaxed.capped {
+                            format!("the formula reached {MAX_CLAUSES} clauses; ")
+                        } else {
+                            String::new()
+                        },
+                        te.incomplete().join("; ")
+                    );
+                }
+                None => {
+                    fig.relaxed_unsat += 1;
+                    problems.push(format!(
+                        "{name}/{} (passes={passes}): the relaxed encoding is UNSAT after {} paths{}",
+                        t.name,
+                        te.paths(),
+                        if te.complete() {
+                            String::new()
+                        } else {
+                            format!(" (exploration incomplete: {})", te.incomplete().join("; "))
+                        }
+                    ));
+                }
+            }
+            fig.max_paths = fig.max_paths.max(te.paths());
+            if std::env::var_os("CSEM_ENC_VERBOSE").is_some() {
+                for why in te.incomplete() {
+                    eprintln!("  closed: {why}");
+                }
             }
             eprintln!(
-                "{name}/{}: {} vars, {} clauses, {} statement instances, {} components, {:.1?}",
+                "{name}/{}: passes={passes} {} paths, {} vars, {} clauses, {} statement instances, \
+                 {} components, relaxed: {} solves, {:.1?}",
                 t.name,
-                enc.cnf.n_vars(),
-                enc.cnf.clauses.len(),
-                enc.instances,
-                enc.health.len(),
+                te.paths(),
+                f.cnf.n_vars(),
+                f.cnf.clauses.len(),
+                te.instances(),
+                f.health.len(),
+                relaxed.solves,
                 started.elapsed()
             );
         }
     }
     eprintln!(
-        "failing UNSAT {failing_unsat}, passing SAT {passing_sat}, relaxed SAT {relaxed_sat}, \
-         relaxed UNSAT (path-incompatible) {relaxed_unsat}, unsupported {unsupported}"
+        "failing UNSAT {}, passing SAT {}, relaxed SAT {} ({} after exploring, {} replayed, {} reading unset bytes; \
+         failing tests: {} SAT, {} UNSAT within the bound), relaxed UNSAT {}, unsupported {}, \
+         most paths for one test {}",
+        fig.failing_unsat,
+        fig.passing_sat,
+        fig.relaxed_sat,
+        fig.relaxed_sat_after_exploring,
+        fig.replayed,
+        fig.replay_gap,
+        fig.failing_relaxed_sat,
+        fig.failing_relaxed_unsat,
+        fig.relaxed_unsat,
+        fig.unsupported,
+        fig.max_paths
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(
-        failing_unsat >= 10 && passing_sat >= 20,
+        fig.failing_unsat >= 30 && fig.passing_sat >= 20,
         "too few fixture tests encoded"
-    );
-    assert!(
-        relaxed_sat > relaxed_unsat,
-        "most relaxed encodings should be satisfiable"
     );
 }

@@ -33,7 +33,7 @@ fn healthy_encoding_accepts_exactly_the_interpreters_outcome() {
         for args in [vec![], vec!["5".to_string(), "-3".into(), "12".into()]] {
             let input = TestInput {
                 args,
-                stdin: vec![],
+                ..TestInput::default()
             };
             let r = run(&prog, &input, &RunOptions::default());
             let Outcome::Exited(code) = r.outcome else {

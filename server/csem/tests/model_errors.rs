@@ -13,6 +13,7 @@ fn outcome_of(src: &str, args: &[&str]) -> Outcome {
     let test = TestInput {
         args: args.iter().map(|s| s.to_string()).collect(),
         stdin: vec![],
+        ..TestInput::default()
     };
     run(&prog, &test, &RunOptions::default()).outcome
 }
@@ -80,6 +81,7 @@ fn assert_failure_aborts_with_glibc_message() {
     let test = TestInput {
         args: vec!["x".into()],
         stdin: vec![],
+        ..TestInput::default()
     };
     let r = run(
         &prog,

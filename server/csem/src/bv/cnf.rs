@@ -211,6 +211,16 @@ pub struct Session {
 }
 
 impl Session {
+    /// Add the clauses of `cnf` from index `from` on (clauses are only ever
+    /// appended, so a caller remembers how many it has given the solver).
+    pub fn add_from(&mut self, cnf: &Cnf, from: usize) -> anyhow::Result<()> {
+        for c in &cnf.clauses[from.min(cnf.clauses.len())..] {
+            self.solver.add_clause(Clause::from(&c[..]))?;
+        }
+        self.n_vars = self.n_vars.max(cnf.n_vars);
+        Ok(())
+    }
+
     pub fn solve(&mut self, assumptions: &[Lit]) -> anyhow::Result<Option<Model>> {
         match self.solver.solve_assumps(assumptions)? {
             SolverResult::Sat => {
@@ -245,6 +255,10 @@ type Backend = rustsat_cadical::CaDiCaL<'static, 'static>;
 type Backend = rustsat_batsat::BasicSolver;
 
 fn new_solver() -> Backend {
+    // CaDiCaL's defaults, "lucky" phases included: the encoding's many small
+    // solves find their models there (switching them off made the fixture
+    // encoding test 3× slower; the MaxSAT oracle, solving one large formula
+    // hundreds of times, switches them off).
     Backend::default()
 }
 

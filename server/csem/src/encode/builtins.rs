@@ -108,6 +108,14 @@ impl Enc<'_> {
                         return fail("printf: missing argument");
                     };
                     ai += 1;
+                    if s.prec.is_none() {
+                        let p = Self::ptr_arg(v);
+                        if let Some(chars) = self.mem.symbolic_string(&mut self.cnf, &p)? {
+                            let (width, left) = (s.width.unwrap_or(0), s.left);
+                            self.emit(to_stdout, Item::Str { chars, width, left });
+                            continue;
+                        }
+                    }
                     let mut text = self.mem.const_string(&mut self.cnf, &Self::ptr_arg(v))?;
                     if let Some(p) = s.prec {
                         text.truncate(p);
@@ -137,7 +145,9 @@ impl Enc<'_> {
                     let b = Self::int_arg(v);
                     let b = self.cnf.c_convert(from, k, &b);
                     let h = self.cur_health.expect("in a statement");
-                    let SVal::Int(b) = self.relax(h, SVal::Int(b)) else {
+                    let SVal::Int(b) =
+                        self.relax(h, SVal::Int(b), super::SlotRole::OutputArg, k.signed())
+                    else {
                         unreachable!("int")
                     };
                     self.emit(to_stdout, Item::Int { spec: s, val: b });
@@ -172,13 +182,24 @@ impl Enc<'_> {
                 } else {
                     self.stream(&vals[1])?
                 };
-                let mut t = self
-                    .mem
-                    .const_string(&mut self.cnf, &Self::ptr_arg(&vals[0]))?;
-                if b == B::Puts {
-                    t.push(b'\n');
+                let p = Self::ptr_arg(&vals[0]);
+                match self.mem.symbolic_string(&mut self.cnf, &p)? {
+                    Some(chars) => self.emit(
+                        to == 1,
+                        Item::Str {
+                            chars,
+                            width: 0,
+                            left: false,
+                        },
+                    ),
+                    None => {
+                        let t = self.mem.const_string(&mut self.cnf, &p)?;
+                        self.emit(to == 1, Item::Text(t));
+                    }
                 }
-                self.emit(to == 1, Item::Text(t));
+                if b == B::Puts {
+                    self.emit(to == 1, Item::Text(b"\n".to_vec()));
+                }
                 self.const_int(1, IntKind::Int)
             }
             B::Putchar | B::Fputc => {
@@ -193,7 +214,9 @@ impl Enc<'_> {
                     ..Default::default()
                 };
                 let h = self.cur_health.expect("in a statement");
-                let SVal::Int(c2) = self.relax(h, SVal::Int(c.clone())) else {
+                let SVal::Int(c2) =
+                    self.relax(h, SVal::Int(c.clone()), super::SlotRole::OutputArg, true)
+                else {
                     unreachable!("int")
                 };
                 self.emit(to == 1, Item::Int { spec, val: c2 });

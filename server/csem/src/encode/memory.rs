@@ -42,6 +42,12 @@ impl CellKind {
 pub struct Cell {
     pub kind: CellKind,
     pub val: SVal,
+    /// When this holds the cell was never written (its value is garbage):
+    /// a store at a symbolic offset writes some cell of the object, so each
+    /// cell that was unwritten before stays so unless the store chose it;
+    /// `memcpy` carries it along. Reading such a cell is undefined, as the
+    /// interpreter says ("read of an uninitialized value"). `None`: written.
+    pub uninit: Option<Lit>,
 }
 
 impl Cell {
@@ -49,12 +55,21 @@ impl Cell {
         Cell {
             kind: CellKind::Int(k),
             val: SVal::Int(v),
+            uninit: None,
         }
     }
     pub fn ptr(p: SPtr) -> Cell {
         Cell {
             kind: CellKind::Ptr,
             val: SVal::Ptr(p),
+            uninit: None,
+        }
+    }
+    fn written(kind: CellKind, val: SVal) -> Cell {
+        Cell {
+            kind,
+            val,
+            uninit: None,
         }
     }
 }
@@ -73,6 +88,10 @@ pub struct SMem {
     /// Path conditions the accesses added (a symbolic address fixed to the run's);
     /// the encoder guards them with the statement's health.
     pub pins: Vec<Lit>,
+    /// Conditions under which an access outside `load`/`store` (a library
+    /// function reading a string) reads an unwritten cell: undefined
+    /// behaviour the encoder rules out.
+    pub undefined: Vec<Lit>,
 }
 
 fn kind_of(ty: &Type) -> Option<CellKind> {
@@ -87,6 +106,10 @@ fn kind_of(ty: &Type) -> Option<CellKind> {
 /// offsets when there are at most this many; in larger objects (line buffers)
 /// the access follows the run's address, pinned under the statement's health.
 const MAX_CANDIDATES: u64 = 64;
+
+/// Characters a string printed with symbolic bytes may have at most (a
+/// longer one is printed as the run printed it).
+const MAX_SYMBOLIC_STRING: usize = 256;
 
 impl SMem {
     /// Fix a symbolic offset to its value in the run (a path condition).
@@ -132,7 +155,9 @@ impl SMem {
         o.zeroed = true;
     }
 
-    /// The value of the cell of `kind` at a constant offset.
+    /// The value of the cell of `kind` at a constant offset, and when it is
+    /// unwritten (false for a cell the encoder has no record of: outside
+    /// what stores and copies track, the run's own reads are trusted).
     fn read_cell(
         &self,
         cnf: &mut Cnf,
@@ -140,7 +165,7 @@ impl SMem {
         off: u64,
         kind: CellKind,
         base: Option<usize>,
-    ) -> E<SVal> {
+    ) -> E<(SVal, Lit)> {
         let o = &self.objs[id];
         if let Some(c) = o.cells.get(&off) {
             // Same-size integers share their bits (`char` read as `unsigned char`).
@@ -151,7 +176,7 @@ impl SMem {
                 (a, b) => a == b,
             };
             if same {
-                return Ok(c.val.clone());
+                return Ok((c.val.clone(), c.uninit.unwrap_or(cnf.fls())));
             }
         }
         let end = off + kind.size();
@@ -161,7 +186,7 @@ impl SMem {
         {
             return unsup("an access that overlaps a differently typed value (type punning)");
         }
-        Ok(match kind {
+        let val = match kind {
             CellKind::Int(k) => {
                 let w = k.bits() as usize;
                 if o.zeroed {
@@ -183,7 +208,19 @@ impl SMem {
                     })
                 }
             }
-        })
+        };
+        Ok((val, cnf.fls()))
+    }
+
+    /// Whether a cell at `off` was unwritten before a store (a cell never
+    /// stored in storage that is not zero-filled, or one marked so).
+    fn unwritten_before(&self, cnf: &Cnf, id: usize, off: u64) -> Lit {
+        let o = &self.objs[id];
+        match o.cells.get(&off) {
+            Some(c) => c.uninit.unwrap_or(cnf.fls()),
+            None if o.zeroed => cnf.fls(),
+            None => cnf.tru(),
+        }
     }
 
     pub fn load(
@@ -215,7 +252,7 @@ impl SMem {
             if off + kind.size() > size {
                 return Ok((fresh_of(cnf, ty), cnf.tru()));
             }
-            return Ok((self.read_cell(cnf, id, off, kind, p.obj)?, cnf.fls()));
+            return self.read_cell(cnf, id, off, kind, p.obj);
         }
         let n = size / kind.size();
         if n > MAX_CANDIDATES || kind == CellKind::Ptr {
@@ -224,27 +261,39 @@ impl SMem {
             if off + kind.size() > size {
                 return Ok((fresh_of(cnf, ty), cnf.tru()));
             }
-            return Ok((self.read_cell(cnf, id, off, kind, p.obj)?, cnf.fls()));
+            return self.read_cell(cnf, id, off, kind, p.obj);
         }
         let mut val: Option<SVal> = None;
         let mut hits = Vec::new();
+        let mut unwritten = Vec::new();
+        let run_off = cnf.shadow_value(&p.off);
         for i in (0..n).rev() {
             let o = i * kind.size();
+            // A cell never written (in storage that is not zero-filled) is not a
+            // candidate either: reading it is undefined, as the interpreter says.
+            // (The run's own offset always is: it read an initialised value.)
+            let obj = &self.objs[id];
+            if !obj.zeroed && !obj.cells.contains_key(&o) && run_off != Some(o) {
+                continue;
+            }
             // An offset holding a differently typed value is not a candidate (the access
             // would be undefined there: it counts as outside every candidate).
-            let Ok(v) = self.read_cell(cnf, id, o, kind, None) else {
+            let Ok((v, uninit)) = self.read_cell(cnf, id, o, kind, None) else {
                 continue;
             };
             let c = cnf.bv_const(o, 64);
             let eq = cnf.bv_eq(&p.off, &c);
             hits.push(eq);
+            unwritten.push(cnf.and(eq, uninit));
             val = Some(match val {
                 None => v,
                 Some(rest) => ite(cnf, eq, &v, &rest)?,
             });
         }
         let any = cnf.or_all(&hits);
-        Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), !any))
+        let garbage = cnf.or_all(&unwritten);
+        let ub = cnf.or(!any, garbage);
+        Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), ub))
     }
 
     pub fn store(
@@ -280,7 +329,7 @@ impl SMem {
                 return Ok(cnf.tru());
             }
             self.remove_overlaps(id, off, kind.size());
-            self.objs[id].cells.insert(off, Cell { kind, val: v });
+            self.objs[id].cells.insert(off, Cell::written(kind, v));
             return Ok(cnf.fls());
         }
         let n = size / kind.size();
@@ -290,20 +339,30 @@ impl SMem {
                 return Ok(cnf.tru());
             }
             self.remove_overlaps(id, off, kind.size());
-            self.objs[id].cells.insert(off, Cell { kind, val: v });
+            self.objs[id].cells.insert(off, Cell::written(kind, v));
             return Ok(cnf.fls());
         }
         let mut hits = Vec::new();
         for i in 0..n {
             let o = i * kind.size();
-            let Ok(old) = self.read_cell(cnf, id, o, kind, None) else {
+            let was_unwritten = self.unwritten_before(cnf, id, o);
+            let Ok((old, _)) = self.read_cell(cnf, id, o, kind, None) else {
                 continue;
             };
             let c = cnf.bv_const(o, 64);
             let eq = cnf.bv_eq(&p.off, &c);
             hits.push(eq);
             let new = ite(cnf, eq, &v, &old)?;
-            self.objs[id].cells.insert(o, Cell { kind, val: new });
+            let still = cnf.and(!eq, was_unwritten);
+            let uninit = (still != cnf.fls()).then_some(still);
+            self.objs[id].cells.insert(
+                o,
+                Cell {
+                    kind,
+                    val: new,
+                    uninit,
+                },
+            );
         }
         let any = cnf.or_all(&hits);
         Ok(!any)
@@ -339,11 +398,83 @@ impl SMem {
         if self.objs[sid].zeroed && !self.objs[d].zeroed {
             return unsup("memcpy from zero-initialised storage");
         }
+        // Bytes of the source no cell covers were never written: so are
+        // their copies, even in zero-filled storage.
+        let mut covered = vec![self.objs[sid].zeroed; n as usize];
+        for (k, c) in &cells {
+            for b in *k..(*k + c.kind.size()).min(n) {
+                covered[b as usize] = true;
+            }
+        }
         self.remove_overlaps(d, doff, n);
         for (k, c) in cells {
             self.objs[d].cells.insert(doff + k, c);
         }
+        for (b, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
+            let garbage = Cell {
+                kind: CellKind::Int(IntKind::Char),
+                val: SVal::Int(cnf.bv_fresh(8)),
+                uninit: Some(cnf.tru()),
+            };
+            self.objs[d].cells.insert(doff + b as u64, garbage);
+        }
         Ok(())
+    }
+
+    /// The characters of a NUL-terminated string as symbolic bytes, from its
+    /// (pinned) address on, as far as the string could end: up to a byte
+    /// that is 0 whatever the path, the end of its object, or a cell that is
+    /// not a character. The string ends at the first of them that is 0; a
+    /// printed string's length then follows the program's values instead of
+    /// the run's. Reading an unwritten one, or past them all, is undefined.
+    /// `None` when the run's own string does not end among them (the caller
+    /// follows the run's characters instead).
+    pub fn symbolic_string(&mut self, cnf: &mut Cnf, p: &SPtr) -> E<Option<Vec<Bv>>> {
+        let Some(id) = p.obj else {
+            return unsup("a string at a null address");
+        };
+        let start = self.pin(cnf, &p.off)?;
+        let o = &self.objs[id];
+        let mut chars = Vec::new();
+        let mut unwritten = Vec::new();
+        let mut off = start;
+        while off < o.size && chars.len() < MAX_SYMBOLIC_STRING {
+            let (v, u) = match o.cells.get(&off) {
+                Some(Cell {
+                    kind: CellKind::Int(k),
+                    val: SVal::Int(v),
+                    uninit,
+                }) if k.size() == 1 => (v.clone(), *uninit),
+                None if o.zeroed => (cnf.bv_const(0, 8), None),
+                _ => break,
+            };
+            let surely_end = cnf.const_value(&v) == Some(0);
+            chars.push(v);
+            unwritten.push(u);
+            off += 1;
+            if surely_end {
+                break;
+            }
+        }
+        let run_ends = chars
+            .iter()
+            .any(|c| cnf.const_value(c).or_else(|| cnf.shadow_value(c)) == Some(0));
+        if !run_ends {
+            return Ok(None);
+        }
+        // `reached`: every character before this one is not 0.
+        let mut reached = cnf.tru();
+        let zero = cnf.bv_const(0, 8);
+        for (c, u) in chars.iter().zip(&unwritten) {
+            if let Some(u) = u {
+                let garbage = cnf.and(reached, *u);
+                self.undefined.push(garbage);
+            }
+            let is_zero = cnf.bv_eq(c, &zero);
+            reached = cnf.and(reached, !is_zero);
+        }
+        self.undefined.push(reached);
+        Ok(Some(chars))
     }
 
     /// The bytes of a NUL-terminated string (constant, or fixed to the run's characters).
@@ -353,13 +484,18 @@ impl SMem {
         };
         let mut off = self.pin(cnf, &p.off)?;
         let mut out = Vec::new();
+        let mut garbage = Vec::new();
         loop {
             let o = &self.objs[id];
             let b = match o.cells.get(&off) {
                 Some(Cell {
                     kind: CellKind::Int(k),
                     val: SVal::Int(v),
+                    uninit,
                 }) if k.size() == 1 => {
+                    if let Some(u) = uninit {
+                        garbage.push(*u);
+                    }
                     match cnf.const_value(v) {
                         Some(b) => b as u8,
                         None => {
@@ -378,6 +514,7 @@ impl SMem {
                 _ => return unsup("a string the encoder cannot read"),
             };
             if b == 0 {
+                self.undefined.extend(garbage);
                 return Ok(out);
             }
             out.push(b);

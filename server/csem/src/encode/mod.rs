@@ -13,14 +13,19 @@
 mod builtins;
 mod memory;
 mod output;
+mod paths;
+
+pub use paths::{apply_slots, Divergence, EncodeOptions, Formula, Slot, SlotRole, TestEncoding};
 
 use crate::bv::{Bv, Cnf};
-use crate::interp::{run, Outcome, RunOptions, TestInput, TraceEvent, TraceValue};
+use crate::interp::{
+    counts_instance, run, Outcome, Overrides, RunOptions, TestInput, TraceEvent, TraceValue,
+};
 use crate::ir::*;
 use crate::types::{IntKind, Type};
 use memory::{Cell, SMem, SPtr, SVal};
 use rustsat::types::Lit;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the test expects.
 #[derive(Clone, Debug)]
@@ -97,39 +102,143 @@ struct Enc<'a> {
     cur_health: Option<Lit>,
     /// Where the statement being encoded is (for messages).
     cur_range: SrcRange,
+    /// The overrides the run was made with (the relaxed values' shadows follow them).
+    overrides: &'a Overrides,
+    out_overrides: &'a BTreeMap<(StmtId, u32, u32), u64>,
+    /// Instances started per statement, as the interpreter counts them.
+    counts: Vec<u32>,
+    /// The statement instance being encoded, and the integers it printed so far.
+    cur_key: (StmtId, u32),
+    out_arg: u32,
+    /// Items printed to stdout before the statement being encoded started.
+    stmt_out_start: usize,
+    /// Branch and switch instances on the path, in execution order.
+    points: Vec<Point>,
+    /// Every relaxed value on the path.
+    slots: Vec<SlotRec>,
+    /// Statements the path executes.
+    stmts: BTreeSet<StmtId>,
+    /// The run's `__VERIFIER_nondet_*()` values, and the free values drawn so far.
+    nondet: &'a [i64],
+    draws: Vec<(Bv, IntKind)>,
 }
 
-/// Encode `test` of `prog` with its expected outcome.
+/// A branch or switch instance on an encoded path.
+#[derive(Clone, Debug)]
+pub(crate) struct Point {
+    pub stmt: StmtId,
+    pub instance: u32,
+    pub range: SrcRange,
+    /// Relaxed values recorded on the path before this point.
+    pub slots_before: usize,
+    /// Items printed to stdout before this point.
+    pub out_before: usize,
+    pub kind: PointKind,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum PointKind {
+    /// `d` is the direction literal (`h → d ↔ condition`); the path took `dir`.
+    Branch { d: Lit, dir: bool },
+    /// The run's values where the encoding follows them (true on the path).
+    Pin { lit: Lit },
+    /// `v` is the relaxed controlling value; the path went to `target`.
+    Switch {
+        v: Bv,
+        cases: Vec<(u64, usize)>,
+        default: usize,
+        target: usize,
+    },
+}
+
+/// A relaxed value: fresh, equal to the statement's value when it is healthy.
+#[derive(Clone, Debug)]
+pub(crate) struct SlotRec {
+    pub stmt: StmtId,
+    pub instance: u32,
+    pub arg: u32,
+    pub range: SrcRange,
+    pub role: paths::SlotRole,
+    pub bits: Bv,
+    pub signed: bool,
+    /// The statement's health literal.
+    pub health: Lit,
+}
+
+/// One encoded path: its copy of the program's values in the shared CNF.
+pub(crate) struct PathParts {
+    /// The expected outcome (exit status and stdout) holds at the path's end.
+    pub ok: Lit,
+    pub points: Vec<Point>,
+    pub slots: Vec<SlotRec>,
+    pub stmts: BTreeSet<StmtId>,
+    pub instances: usize,
+    /// The free inputs drawn on the path, in order.
+    pub draws: Vec<(Bv, IntKind)>,
+    /// `prefix_ok[i]`: the first `i` items printed to stdout are a prefix of
+    /// the expected stdout (always true when the output is not constrained,
+    /// or the test expects an abort, which may lose buffered output).
+    pub prefix_ok: Vec<Lit>,
+}
+
+/// Encode `test` of `prog` with its expected outcome, along the run's own
+/// path, in a CNF of its own (the expected outcome a hard constraint).
 pub fn encode_run(
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
     max_steps: u64,
 ) -> E<Encoding> {
-    // The replay recurses like the program: give it a large stack.
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, || encode_here(prog, test, expected, max_steps))
-            .map(|h| h.join())
+    let mut cnf = Cnf::new();
+    let mut health = BTreeMap::new();
+    let parts = encode_path(
+        &mut cnf,
+        &mut health,
+        prog,
+        test,
+        expected,
+        max_steps,
+        &Overrides::default(),
+        &BTreeMap::new(),
+    )?;
+    cnf.clause(&[parts.ok]);
+    // The run's own path: every branch, switch and pin as the run went.
+    for pt in &parts.points {
+        let (same, _) = paths::alternatives(&mut cnf, pt);
+        cnf.clause(&[same]);
+    }
+    Ok(Encoding {
+        cnf,
+        health,
+        instances: parts.instances,
     })
-    .unwrap_or_else(|_| Ok(encode_here(prog, test, expected, max_steps)))
-    .unwrap_or_else(|_| unsup("internal: the encoder panicked"))
 }
 
 /// Calls deeper than this are not encoded.
 const MAX_ENCODED_DEPTH: usize = 5_000;
 
-fn encode_here(
+/// Run `test` (with `overrides`) in the interpreter and encode the path it
+/// takes into `cnf`, with fresh values and the shared health literals.
+/// Nothing is asserted: the expected outcome is the literal `ok`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn encode_path(
+    cnf: &mut Cnf,
+    health: &mut BTreeMap<StmtId, Lit>,
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
     max_steps: u64,
-) -> E<Encoding> {
+    overrides: &Overrides,
+    out_overrides: &BTreeMap<(StmtId, u32, u32), u64>,
+) -> E<PathParts> {
     let opts = RunOptions {
         trace: true,
         max_trace: usize::MAX,
         max_steps,
+        overrides: overrides.clone(),
+        output_overrides: out_overrides.clone(),
+        // Draws beyond the test's values are inputs the solver chooses anyway.
+        nondet_fill: Some(0),
         ..RunOptions::default()
     };
     let r = run(prog, test, &opts);
@@ -140,13 +249,63 @@ fn encode_here(
         Outcome::StepLimit => return unsup("the run does not terminate within the step limit"),
         _ => {}
     }
+    let mut taken_cnf = std::mem::take(cnf);
+    let mut taken_health = std::mem::take(health);
+    // The replay recurses like the program: give it a large stack.
+    let result = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || {
+                replay(
+                    &mut taken_cnf,
+                    &mut taken_health,
+                    prog,
+                    test,
+                    expected,
+                    &r.trace,
+                    overrides,
+                    out_overrides,
+                )
+            })
+            .map(|h| h.join())
+    });
+    let result = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(_)) => unsup("internal: the encoder panicked"),
+        Err(_) => replay(
+            &mut taken_cnf,
+            &mut taken_health,
+            prog,
+            test,
+            expected,
+            &r.trace,
+            overrides,
+            out_overrides,
+        ),
+    };
+    *cnf = taken_cnf;
+    *health = taken_health;
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn replay(
+    cnf: &mut Cnf,
+    health: &mut BTreeMap<StmtId, Lit>,
+    prog: &Program,
+    test: &TestInput,
+    expected: &Expected,
+    trace: &[TraceEvent],
+    overrides: &Overrides,
+    out_overrides: &BTreeMap<(StmtId, u32, u32), u64>,
+) -> E<PathParts> {
     let mut enc = Enc {
         prog,
-        cnf: Cnf::new(),
+        cnf: std::mem::take(cnf),
         mem: SMem::default(),
-        trace: &r.trace,
+        trace,
         pos: 0,
-        health: BTreeMap::new(),
+        health: std::mem::take(health),
         ub: Vec::new(),
         guard: Lit::positive(0),
         globals: Vec::new(),
@@ -158,29 +317,52 @@ fn encode_here(
         instances: 0,
         cur_health: None,
         cur_range: SrcRange::default(),
+        overrides,
+        out_overrides,
+        counts: vec![0; prog.stmt_count],
+        cur_key: (0, 0),
+        out_arg: 0,
+        stmt_out_start: 0,
+        points: Vec::new(),
+        slots: Vec::new(),
+        stmts: BTreeSet::new(),
+        nondet: &test.nondet,
+        draws: Vec::new(),
     };
     enc.guard = enc.cnf.tru();
-    let end = enc.start(test)?;
-    // Expected outcome: exit status, then stdout.
-    let ok_exit = match end {
-        End::Exit(v) => {
-            let low = Bv(v.0[..8].to_vec());
-            let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
-            enc.cnf.bv_eq(&low, &want)
-        }
-        End::Abort => enc
-            .cnf
-            .constant(expected.exit == 134 || expected.exit == -6),
+    let end = enc.start(test);
+    let ok = end.and_then(|end| {
+        // Expected outcome: exit status, then stdout.
+        let ok_exit = match end {
+            End::Exit(v) => {
+                let low = Bv(v.0[..8].to_vec());
+                let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
+                enc.cnf.bv_eq(&low, &want)
+            }
+            End::Abort => enc
+                .cnf
+                .constant(expected.exit == 134 || expected.exit == -6),
+        };
+        let ok_out = match &expected.stdout {
+            Some(want) => output::matches(&mut enc.cnf, &enc.out, want)?,
+            None => enc.cnf.tru(),
+        };
+        Ok(enc.cnf.and(ok_exit, ok_out))
+    });
+    let prefix_ok = match &expected.stdout {
+        Some(want) if expected.exit != 134 => output::prefixes(&mut enc.cnf, &enc.out, want),
+        _ => vec![enc.cnf.tru(); enc.out.len() + 1],
     };
-    enc.cnf.clause(&[ok_exit]);
-    if let Some(want) = &expected.stdout {
-        let ok = output::matches(&mut enc.cnf, &enc.out, want)?;
-        enc.cnf.clause(&[ok]);
-    }
-    Ok(Encoding {
-        cnf: enc.cnf,
-        health: enc.health,
+    *cnf = std::mem::take(&mut enc.cnf);
+    *health = std::mem::take(&mut enc.health);
+    Ok(PathParts {
+        ok: ok?,
+        points: enc.points,
+        slots: enc.slots,
+        stmts: enc.stmts,
         instances: enc.instances,
+        draws: enc.draws,
+        prefix_ok,
     })
 }
 
@@ -219,35 +401,82 @@ impl<'a> Enc<'a> {
         Ok(ev.clone())
     }
 
-    /// `h → ¬ub` for the statement just encoded.
+    /// `¬ub` for the statement just encoded, and its pins as a point.
+    /// The statement's pins (where the encoding follows the run's value: an
+    /// address, a string, a short-circuit) become one point of the path: the
+    /// path is followed only while they hold, and a model violating them
+    /// leaves the path there (explored by re-running with the model's values).
     fn close_statement(&mut self, h: Lit) {
-        for pin in std::mem::take(&mut self.mem.pins) {
-            self.cnf.implies(h, pin);
+        let pins: Vec<Lit> = std::mem::take(&mut self.mem.pins)
+            .into_iter()
+            .filter(|l| *l != self.cnf.tru())
+            .collect();
+        if !pins.is_empty() {
+            let lit = self.cnf.and_all(&pins);
+            self.points.push(Point {
+                stmt: self.cur_key.0,
+                instance: self.cur_key.1,
+                range: self.cur_range,
+                slots_before: self.slots.len(),
+                // What the statement printed itself may change with the values.
+                out_before: self.stmt_out_start,
+                kind: PointKind::Pin { lit },
+            });
+        }
+        // No undefined behaviour, healthy or not: an unhealthy statement's value
+        // is replaced, but replaying it (overrides) still computes the original
+        // value and its addresses, as the program would. Satisfiable in every
+        // copy (its run had none), so copies stay independent.
+        let _ = h;
+        for garbage in std::mem::take(&mut self.mem.undefined) {
+            self.note_ub(garbage);
         }
         let ub = std::mem::take(&mut self.ub);
         let any = self.cnf.or_all(&ub);
-        self.cnf.clause(&[!h, !any]);
+        self.cnf.clause(&[!any]);
     }
 
     /// The relaxed value of a statement: fresh, equal to `v` when healthy.
-    fn relax(&mut self, h: Lit, v: SVal) -> SVal {
+    /// Its shadow is the run's value: `v`'s, or the override the run was made with.
+    /// Recorded as a slot of the path, with the key the interpreter's overrides use.
+    fn relax(&mut self, h: Lit, v: SVal, role: paths::SlotRole, signed: bool) -> SVal {
+        let (stmt, instance) = self.cur_key;
+        let (arg, ov) = if role == paths::SlotRole::OutputArg {
+            let n = self.out_arg;
+            self.out_arg += 1;
+            (n, self.out_overrides.get(&(stmt, instance, n)).copied())
+        } else {
+            (0, self.overrides.0.get(&(stmt, instance)).copied())
+        };
+        let (b, signed) = match &v {
+            SVal::Int(b) => (b.clone(), signed),
+            SVal::Ptr(p) => (p.off.clone(), true),
+            _ => return v,
+        };
+        let out = match ov {
+            Some(bits) => Bv((0..b.width())
+                .map(|i| self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)))
+                .collect()),
+            None => self.cnf.bv_fresh_like(&b),
+        };
+        let eq = self.cnf.bv_eq(&out, &b);
+        self.cnf.implies(h, eq);
+        self.slots.push(SlotRec {
+            stmt,
+            instance,
+            arg,
+            range: self.cur_range,
+            role,
+            bits: out.clone(),
+            signed,
+            health: h,
+        });
         match v {
-            SVal::Int(b) => {
-                let out = self.cnf.bv_fresh_like(&b);
-                let eq = self.cnf.bv_eq(&out, &b);
-                self.cnf.implies(h, eq);
-                SVal::Int(out)
-            }
-            SVal::Ptr(p) => {
-                let out = self.cnf.bv_fresh_like(&p.off);
-                let eq = self.cnf.bv_eq(&out, &p.off);
-                self.cnf.implies(h, eq);
-                SVal::Ptr(SPtr {
-                    obj: p.obj,
-                    off: out,
-                })
-            }
-            v => v,
+            SVal::Ptr(p) => SVal::Ptr(SPtr {
+                obj: p.obj,
+                off: out,
+            }),
+            _ => SVal::Int(out),
         }
     }
 
@@ -341,7 +570,10 @@ impl<'a> Enc<'a> {
         for item in &init.items {
             let v = self.eval(&item.value).map_err(Stop::into_err)?;
             let v = match h {
-                Some(h) => self.relax(h, v),
+                Some(h) => {
+                    let signed = item.ty.as_int().is_some_and(|k| k.signed());
+                    self.relax(h, v, paths::SlotRole::Value, signed)
+                }
                 None => v,
             };
             let p = SPtr {
@@ -361,6 +593,23 @@ impl<'a> Enc<'a> {
             ))));
         }
         let f = &prog.funcs[fid];
+        if crate::interp::is_nondet(f) {
+            // A free input: a fresh value (its shadow the run's draw).
+            let k = f.ret.as_int().expect("integer nondet");
+            let run_value = self.nondet.get(self.draws.len()).copied();
+            let bits = crate::interp::nondet_bits(k, run_value.unwrap_or(0));
+            let w = k.bits() as usize;
+            let v = Bv((0..w)
+                .map(|i| self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)))
+                .collect());
+            if k == IntKind::Bool {
+                for l in &v.0[1..] {
+                    self.cnf.clause(&[!*l]);
+                }
+            }
+            self.draws.push((v.clone(), k));
+            return Ok(SVal::Int(v));
+        }
         let locals: Vec<usize> = f
             .locals
             .iter()
@@ -385,6 +634,14 @@ impl<'a> Enc<'a> {
         loop {
             let ins = &f.body[pc];
             let h = self.h(ins.stmt);
+            self.stmts.insert(ins.stmt);
+            if counts_instance(&ins.kind) {
+                let inst = self.counts[ins.stmt];
+                self.counts[ins.stmt] += 1;
+                self.cur_key = (ins.stmt, inst);
+                self.out_arg = 0;
+                self.stmt_out_start = self.out.len();
+            }
             self.cur_health = Some(h);
             self.cur_range = ins.range;
             self.guard = self.cnf.tru();
@@ -399,7 +656,11 @@ impl<'a> Enc<'a> {
                     let obj = self.frames.last().expect("frame")[*l];
                     match init {
                         None => self.mem.clear(obj),
-                        Some(init) => self.initialize(obj, init, Some(h))?,
+                        // Only a scalar's initial value is relaxed (one value per instance).
+                        Some(init) => {
+                            let scalar = f.locals[*l].ty.is_scalar();
+                            self.initialize(obj, init, scalar.then_some(h))?
+                        }
                     }
                     self.event(ins)?;
                     self.close_statement(h);
@@ -414,13 +675,35 @@ impl<'a> Enc<'a> {
                     let t = self.truth(&c);
                     let ev = self.event(ins)?;
                     let taken = matches!(ev.value, Some(TraceValue::Int { bits: 1, .. }));
-                    if self.cnf.shadow(t).is_some_and(|s| s != taken) {
+                    let forced = self.overrides.0.contains_key(&self.cur_key);
+                    if !forced && self.cnf.shadow(t).is_some_and(|s| s != taken) {
                         return Err(Stop::Fail(EncodeError::Unsupported(format!(
                             "internal: the encoding diverges from the run at {}",
                             self.prog.location(ins.range)
                         ))));
                     }
-                    self.cnf.implies(h, if taken { t } else { !t });
+                    // The direction: the condition when healthy, free (angelic) when not.
+                    let d = self.cnf.fresh_valued(Some(taken));
+                    let same = self.cnf.iff(d, t);
+                    self.cnf.implies(h, same);
+                    self.points.push(Point {
+                        stmt: ins.stmt,
+                        instance: self.cur_key.1,
+                        range: ins.range,
+                        slots_before: self.slots.len(),
+                        out_before: self.out.len(),
+                        kind: PointKind::Branch { d, dir: taken },
+                    });
+                    self.slots.push(SlotRec {
+                        stmt: ins.stmt,
+                        instance: self.cur_key.1,
+                        arg: 0,
+                        range: ins.range,
+                        role: paths::SlotRole::Condition,
+                        bits: Bv(vec![d]),
+                        signed: false,
+                        health: h,
+                    });
                     self.close_statement(h);
                     pc = if taken { *then } else { *els };
                 }
@@ -439,24 +722,26 @@ impl<'a> Enc<'a> {
                     let SVal::Int(vb) = v else {
                         unreachable!("switch on an integer")
                     };
-                    let w = vb.width();
-                    let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
-                    let ok = match target {
-                        Some(_) => {
-                            let c = self.cnf.bv_const(bits, w);
-                            self.cnf.bv_eq(&vb, &c)
-                        }
-                        None => {
-                            let mut none = self.cnf.tru();
-                            for (c, _) in cases {
-                                let cb = self.cnf.bv_const(*c, w);
-                                let e = self.cnf.bv_eq(&vb, &cb);
-                                none = self.cnf.and(none, !e);
-                            }
-                            none
-                        }
+                    let signed = value.ty.as_int().is_some_and(|k| k.signed());
+                    let SVal::Int(rv) =
+                        self.relax(h, SVal::Int(vb), paths::SlotRole::SwitchValue, signed)
+                    else {
+                        unreachable!("int")
                     };
-                    self.cnf.implies(h, ok);
+                    let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
+                    self.points.push(Point {
+                        stmt: ins.stmt,
+                        instance: self.cur_key.1,
+                        range: ins.range,
+                        slots_before: self.slots.len() - 1,
+                        out_before: self.out.len(),
+                        kind: PointKind::Switch {
+                            v: rv,
+                            cases: cases.clone(),
+                            default: *default,
+                            target: target.unwrap_or(*default),
+                        },
+                    });
                     self.close_statement(h);
                     pc = target.unwrap_or(*default);
                 }
@@ -465,7 +750,8 @@ impl<'a> Enc<'a> {
                         Some(e) => self.eval(e)?,
                         None => SVal::Void,
                     };
-                    let v = self.relax(h, v);
+                    let signed = f.ret.as_int().is_some_and(|k| k.signed());
+                    let v = self.relax(h, v, paths::SlotRole::Return, signed);
                     self.event(ins)?;
                     self.close_statement(h);
                     return Ok(v);
@@ -484,7 +770,8 @@ impl<'a> Enc<'a> {
             ExprKind::Assign(lv, rhs) => {
                 let v = self.eval(rhs)?;
                 let p = self.addr(lv)?;
-                let v = self.relax(h, v);
+                let signed = lv.ty.as_int().is_some_and(|k| k.signed());
+                let v = self.relax(h, v, paths::SlotRole::Value, signed);
                 self.store(&p, &lv.ty, v)?;
                 Ok(())
             }
@@ -580,13 +867,32 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Pointer arithmetic; leaving the object (beyond one past its end) is
+    /// undefined behaviour, as the interpreter reports it.
     fn ptr_offset(&mut self, p: SPtr, index: &Bv, elem: u64, sub: bool) -> SPtr {
-        let scaled = self.cnf.bv_mul_const(index, elem);
+        let index = if index.width() < 64 {
+            self.cnf.bv_sext(index, 64)
+        } else {
+            index.clone()
+        };
+        let scaled = self.cnf.bv_mul_const(&index, elem);
         let off = if sub {
             self.cnf.bv_sub(&p.off, &scaled)
         } else {
             self.cnf.bv_add(&p.off, &scaled)
         };
+        if let Some(o) = p.obj {
+            let size = self.mem.size(o);
+            let size_bv = self.cnf.bv_const(size, 64);
+            let neg_size = self.cnf.bv_const(size.wrapping_neg(), 64);
+            // Out of [0, size], or an index so large the product wrapped.
+            let outside = self.cnf.bv_ult(&size_bv, &off);
+            let too_low = self.cnf.bv_slt(&index, &neg_size);
+            let too_high = self.cnf.bv_slt(&size_bv, &index);
+            let wrapped = self.cnf.or(too_low, too_high);
+            let ub = self.cnf.or(outside, wrapped);
+            self.note_ub(ub);
+        }
         SPtr { obj: p.obj, off }
     }
 
@@ -653,7 +959,10 @@ impl<'a> Enc<'a> {
             }
         };
         let new = match h {
-            Some(h) => self.relax(h, new),
+            Some(h) => {
+                let signed = lv.ty.as_int().is_some_and(|k| k.signed());
+                self.relax(h, new, paths::SlotRole::Value, signed)
+            }
             None => new,
         };
         self.store(&p, &lv.ty, new.clone())?;
@@ -871,11 +1180,23 @@ impl<'a> Enc<'a> {
                     self.guard,
                     self.cur_health,
                 );
+                let saved_key = (
+                    self.cur_key,
+                    self.out_arg,
+                    self.cur_range,
+                    self.stmt_out_start,
+                );
                 let r = self.call(*f, vals)?;
                 self.ub = saved_ub;
                 self.mem.pins = saved_pins;
                 self.guard = saved_guard;
                 self.cur_health = saved_h;
+                (
+                    self.cur_key,
+                    self.out_arg,
+                    self.cur_range,
+                    self.stmt_out_start,
+                ) = saved_key;
                 r
             }
             ExprKind::Builtin(b, args) => {

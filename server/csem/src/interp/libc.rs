@@ -105,7 +105,7 @@ impl Machine<'_> {
             }
             Builtin::Fputc => {
                 let w = self.out_stream(&vals[1], range)?;
-                let c = int_of(&vals[0]) as u8;
+                let c = self.printed(int_of(&vals[0])) as u8;
                 self.write_stream(w, &[c]);
                 Ok(int(u64::from(c)))
             }
@@ -235,7 +235,7 @@ impl Machine<'_> {
                 Ok(int(1))
             }
             Builtin::Putchar => {
-                let c = int_of(&vals[0]) as u8;
+                let c = self.printed(int_of(&vals[0])) as u8;
                 self.stdout.push(c);
                 Ok(int(u64::from(c)))
             }
@@ -573,7 +573,7 @@ impl Machine<'_> {
                             range,
                         ));
                     }
-                    let bits = int_of(&v);
+                    let bits = self.printed(int_of(&v));
                     let signed = matches!(conv, b'd' | b'i');
                     let kind = match (want, signed, len.as_str()) {
                         (_, true, "hh") => IntKind::SChar,
@@ -638,7 +638,7 @@ impl Machine<'_> {
                             range,
                         ));
                     }
-                    vec![int_of(&v) as u8]
+                    vec![self.printed(int_of(&v)) as u8]
                 }
                 b's' => {
                     let (ty, v) = next(&mut ai, &spec)?;

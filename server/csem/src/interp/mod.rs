@@ -10,12 +10,80 @@ use crate::intops;
 use crate::ir::*;
 use crate::types::{IntKind, Type};
 use memory::{Memory, ObjId, Ptr};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One test as plain data.
 #[derive(Clone, Debug, Default)]
 pub struct TestInput {
     pub args: Vec<String>,
     pub stdin: Vec<u8>,
+    /// Values returned by successive `__VERIFIER_nondet_*()` calls (each
+    /// converted to the function's return type); a run that needs more stops
+    /// with an error saying so (unless [`RunOptions::nondet_fill`] is set).
+    pub nondet: Vec<i64>,
+}
+
+/// The free-input functions of verification harnesses (SV-COMP style), modelled
+/// when the program declares them without defining them (a definition wins).
+pub const NONDET_FUNCTIONS: &[&str] = &[
+    "__VERIFIER_nondet_int",
+    "__VERIFIER_nondet_uint",
+    "__VERIFIER_nondet_char",
+    "__VERIFIER_nondet_uchar",
+    "__VERIFIER_nondet_short",
+    "__VERIFIER_nondet_ushort",
+    "__VERIFIER_nondet_long",
+    "__VERIFIER_nondet_ulong",
+    "__VERIFIER_nondet_bool",
+    "__VERIFIER_nondet__Bool",
+];
+
+/// Whether a call to `f` draws a free input: a declared, undefined
+/// `__VERIFIER_nondet_*` function returning an integer.
+pub fn is_nondet(f: &Function) -> bool {
+    !f.defined && NONDET_FUNCTIONS.contains(&f.name.as_str()) && f.ret.as_int().is_some()
+}
+
+/// A nondet value as canonical bits of `k`.
+pub(crate) fn nondet_bits(k: IntKind, v: i64) -> u64 {
+    if k == IntKind::Bool {
+        u64::from(v != 0)
+    } else {
+        k.wrap(v as u64)
+    }
+}
+
+/// Values substituted for what statements produce, keyed by `(statement, instance)`;
+/// the instance is 0-based: how many times the statement started before in this run
+/// (calls in the statement that run it again count, so recursion numbers its
+/// instances in the order they start).
+///
+/// What "the produced value" is, per statement (raw bits of the value's type;
+/// a pointer's bits are its byte offset within the object it points into):
+/// - a branch (`if`, loop condition): 1 or 0, the direction;
+/// - a `switch`: the controlling value (after promotion);
+/// - an expression statement whose top operator is `=`, `op=`, `++` or `--`: the stored value;
+/// - a `return e`: the returned value;
+/// - the declaration of a scalar local with an initializer: its initial value.
+///
+/// These are exactly the values the encoding relaxes (`h → out = F(in)`), so a value
+/// read from a model replays faithfully. An override of an instance that never
+/// runs, or of a statement that produces none of these values, is not applied and
+/// is listed in [`RunResult::unapplied_overrides`]. An override does not suppress
+/// undefined behaviour in computing the statement's own value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides(pub BTreeMap<(StmtId, u32), u64>);
+
+impl Overrides {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn insert(&mut self, stmt: StmtId, instance: u32, bits: u64) {
+        self.0.insert((stmt, instance), bits);
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -28,6 +96,16 @@ pub struct RunOptions {
     pub trace: bool,
     /// Trace events kept at most (the run goes on; the trace says it was cut).
     pub max_trace: usize,
+    /// Values substituted for what statement instances produce (see [`Overrides`]).
+    pub overrides: Overrides,
+    /// Values substituted for printed integers: `(statement, instance, n)` is the
+    /// n-th (0-based) integer conversion (`%d %i %u %x %X %o %c`, `putchar`,
+    /// `fputc`) printed by that statement instance (calls it makes print under
+    /// their own statements); bits of the conversion's argument type.
+    pub output_overrides: BTreeMap<(StmtId, u32, u32), u64>,
+    /// The value of `__VERIFIER_nondet_*()` draws beyond [`TestInput::nondet`];
+    /// `None` (the default) stops the run with an error instead.
+    pub nondet_fill: Option<i64>,
 }
 
 impl Default for RunOptions {
@@ -38,6 +116,9 @@ impl Default for RunOptions {
             max_call_depth: 100_000,
             trace: false,
             max_trace: 1_000_000,
+            overrides: Overrides::default(),
+            output_overrides: BTreeMap::new(),
+            nondet_fill: None,
         }
     }
 }
@@ -95,6 +176,12 @@ pub struct RunResult {
     pub trace: Vec<TraceEvent>,
     pub trace_truncated: bool,
     pub steps: u64,
+    /// Overrides (from [`RunOptions::overrides`]) that were not applied: the
+    /// instance never ran (or not before the run ended), or the statement
+    /// produces no value an override can replace.
+    pub unapplied_overrides: Vec<(StmtId, u32)>,
+    /// Output overrides (from [`RunOptions::output_overrides`]) not applied.
+    pub unapplied_output_overrides: Vec<(StmtId, u32, u32)>,
 }
 
 impl RunResult {
@@ -153,6 +240,8 @@ pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
                     trace: Vec::new(),
                     trace_truncated: false,
                     steps: 0,
+                    unapplied_overrides: opts.overrides.0.keys().copied().collect(),
+                    unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
                 }
             }
             Err(_) => continue,
@@ -179,11 +268,19 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         stderr: Vec::new(),
         stdin: &test.stdin,
         stdin_pos: 0,
+        nondet: &test.nondet,
+        nondet_pos: 0,
         trace: Vec::new(),
         trace_truncated: false,
         steps: 0,
         depth: 0,
         frames: Vec::new(),
+        counts: vec![0; prog.stmt_count],
+        cur: None,
+        out_arg: 0,
+        pending_store: None,
+        applied: BTreeSet::new(),
+        applied_out: BTreeSet::new(),
     };
     let outcome = match m.start(test) {
         Ok(code) => Outcome::Exited(code & 0xff),
@@ -201,6 +298,19 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         },
         Err(Stop::StepLimit) => Outcome::StepLimit,
     };
+    let unapplied_overrides = opts
+        .overrides
+        .0
+        .keys()
+        .filter(|k| !m.applied.contains(k))
+        .copied()
+        .collect();
+    let unapplied_output_overrides = opts
+        .output_overrides
+        .keys()
+        .filter(|k| !m.applied_out.contains(k))
+        .copied()
+        .collect();
     RunResult {
         stdout: m.stdout,
         stderr: m.stderr,
@@ -208,6 +318,8 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         trace: m.trace,
         trace_truncated: m.trace_truncated,
         steps: m.steps,
+        unapplied_overrides,
+        unapplied_output_overrides,
     }
 }
 
@@ -227,6 +339,8 @@ pub(crate) struct Machine<'a> {
     pub(crate) stderr: Vec<u8>,
     pub(crate) stdin: &'a [u8],
     pub(crate) stdin_pos: usize,
+    nondet: &'a [i64],
+    nondet_pos: usize,
     trace: Vec<TraceEvent>,
     trace_truncated: bool,
     steps: u64,
@@ -237,6 +351,23 @@ pub(crate) struct Machine<'a> {
     stack_budget: usize,
     /// Locals of the active calls, innermost last.
     frames: Vec<(FuncId, Vec<ObjId>)>,
+    /// How many times each statement has started (the next instance number).
+    counts: Vec<u32>,
+    /// The statement instance being executed (for output overrides).
+    cur: Option<(StmtId, u32)>,
+    /// Integer conversions printed so far by the current statement instance.
+    out_arg: u32,
+    /// An override for the stored value of the statement's top-level `=`/`op=`/`++`/`--`,
+    /// taken by that operator before its operands are evaluated.
+    pending_store: Option<u64>,
+    applied: BTreeSet<(StmtId, u32)>,
+    applied_out: BTreeSet<(StmtId, u32, u32)>,
+}
+
+/// Whether an instruction starts a statement instance (jumps and the end of a
+/// function share their statement with a branch or produce nothing).
+pub(crate) fn counts_instance(kind: &InstrKind) -> bool {
+    !matches!(kind, InstrKind::Jump(_) | InstrKind::FallOff)
 }
 
 fn size_of(prog: &Program, t: &Type) -> u64 {
@@ -358,6 +489,39 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    fn override_of(&self, stmt: StmtId, inst: u32) -> Option<u64> {
+        if self.opts.overrides.0.is_empty() {
+            return None;
+        }
+        self.opts.overrides.0.get(&(stmt, inst)).copied()
+    }
+
+    fn mark_applied(&mut self) {
+        if let Some(k) = self.cur {
+            self.applied.insert(k);
+        }
+    }
+
+    /// The printed integer `bits` of the current statement instance's next
+    /// integer conversion, or its override.
+    pub(crate) fn printed(&mut self, bits: u64) -> u64 {
+        let n = self.out_arg;
+        self.out_arg += 1;
+        let Some((stmt, inst)) = self.cur else {
+            return bits;
+        };
+        if self.opts.output_overrides.is_empty() {
+            return bits;
+        }
+        match self.opts.output_overrides.get(&(stmt, inst, n)) {
+            Some(&b) => {
+                self.applied_out.insert((stmt, inst, n));
+                b
+            }
+            None => bits,
+        }
+    }
+
     fn tick(&mut self) -> R<()> {
         self.steps += 1;
         if self.steps > self.opts.max_steps {
@@ -403,6 +567,30 @@ impl<'a> Machine<'a> {
     pub(crate) fn call(&mut self, fid: FuncId, args: Vec<Val>, at: SrcRange) -> R<Val> {
         let prog = self.prog;
         let f = &prog.funcs[fid];
+        if is_nondet(f) {
+            let k = f.ret.as_int().expect("integer nondet");
+            let v = match self.nondet.get(self.nondet_pos) {
+                Some(v) => *v,
+                None => match self.opts.nondet_fill {
+                    Some(v) => v,
+                    None => {
+                        return self.err(
+                            format!(
+                            "`{}` is called for the {} time but the test gives {} nondet value{} \
+                                 (add values to the test's `nondet` list)",
+                            f.name,
+                            ordinal(self.nondet_pos + 1),
+                            self.nondet.len(),
+                            if self.nondet.len() == 1 { "" } else { "s" }
+                        ),
+                            at,
+                        )
+                    }
+                },
+            };
+            self.nondet_pos += 1;
+            return Ok(Val::Int(nondet_bits(k, v)));
+        }
         if !f.defined {
             return self.err(
                 format!(
@@ -437,7 +625,9 @@ impl<'a> Machine<'a> {
             self.store(ptr, &f.locals[*p].ty, v, f.locals[*p].range)?;
         }
         self.frames.push((fid, locals));
+        let saved = (self.cur, self.out_arg, self.pending_store.take());
         let r = self.exec(fid);
+        (self.cur, self.out_arg, self.pending_store) = saved;
         let (_, locals) = self.frames.pop().expect("frame");
         for l in locals {
             self.mem.free(l);
@@ -452,9 +642,30 @@ impl<'a> Machine<'a> {
         loop {
             self.tick()?;
             let ins = &f.body[pc];
+            let ov = if counts_instance(&ins.kind) {
+                let inst = self.counts[ins.stmt];
+                self.counts[ins.stmt] += 1;
+                self.cur = Some((ins.stmt, inst));
+                self.out_arg = 0;
+                self.override_of(ins.stmt, inst)
+            } else {
+                None
+            };
             match &ins.kind {
                 InstrKind::Expr(e) => {
+                    if ov.is_some()
+                        && matches!(
+                            e.kind,
+                            ExprKind::Assign(..)
+                                | ExprKind::CompoundAssign { .. }
+                                | ExprKind::IncDec { .. }
+                        )
+                    {
+                        self.pending_store = ov;
+                        self.mark_applied();
+                    }
                     let v = self.eval(e)?;
+                    self.pending_store = None;
                     let tv = self.trace_value(&v, &e.ty);
                     self.record(fid, ins, tv);
                     pc += 1;
@@ -470,14 +681,16 @@ impl<'a> Machine<'a> {
                             self.initialize(obj, init)?;
                             let ty = &f.locals[*l].ty;
                             let tv = if ty.is_scalar() {
-                                let v = self.load(
-                                    Ptr {
-                                        obj: Some(obj),
-                                        off: 0,
-                                    },
-                                    ty,
-                                    ins.range,
-                                )?;
+                                let at = Ptr {
+                                    obj: Some(obj),
+                                    off: 0,
+                                };
+                                let mut v = self.load(at, ty, ins.range)?;
+                                if let Some(bits) = ov {
+                                    v = with_bits(&v, ty, bits);
+                                    self.store(at, ty, v.clone(), ins.range)?;
+                                    self.mark_applied();
+                                }
                                 self.trace_value(&v, ty)
                             } else {
                                 None
@@ -493,7 +706,13 @@ impl<'a> Machine<'a> {
                 }
                 InstrKind::Branch { cond, then, els } => {
                     let v = self.eval(cond)?;
-                    let b = truth(&v);
+                    let b = match ov {
+                        Some(bits) => {
+                            self.mark_applied();
+                            bits != 0
+                        }
+                        None => truth(&v),
+                    };
                     self.record(
                         fid,
                         ins,
@@ -509,7 +728,11 @@ impl<'a> Machine<'a> {
                     cases,
                     default,
                 } => {
-                    let v = self.eval(value)?;
+                    let mut v = self.eval(value)?;
+                    if let Some(bits) = ov {
+                        v = with_bits(&v, &value.ty, bits);
+                        self.mark_applied();
+                    }
                     let tv = self.trace_value(&v, &value.ty);
                     self.record(fid, ins, tv);
                     let Val::Int(bits) = v else {
@@ -523,7 +746,16 @@ impl<'a> Machine<'a> {
                 }
                 InstrKind::Return(e) => {
                     let v = match e {
-                        Some(e) => self.eval(e)?,
+                        Some(e) => {
+                            let v = self.eval(e)?;
+                            match ov {
+                                Some(bits) if e.ty.is_scalar() => {
+                                    self.mark_applied();
+                                    with_bits(&v, &e.ty, bits)
+                                }
+                                _ => v,
+                            }
+                        }
                         None => Val::Void,
                     };
                     let tv = e.as_ref().and_then(|e| self.trace_value(&v, &e.ty));
@@ -799,13 +1031,18 @@ impl<'a> Machine<'a> {
                 self.eval(b)
             }
             ExprKind::Assign(lv, rhs) => {
+                let ov = self.pending_store.take();
                 // gcc -O0 evaluates the right side first.
-                let v = self.eval(rhs)?;
+                let mut v = self.eval(rhs)?;
+                if let Some(bits) = ov {
+                    v = with_bits(&v, &lv.ty, bits);
+                }
                 let p = self.addr(lv)?;
                 self.store(p, &lv.ty, v.clone(), e.range)?;
                 Ok(v)
             }
             ExprKind::CompoundAssign { op, lv, rhs, op_ty } => {
+                let ov = self.pending_store.take();
                 let r = self.eval(rhs)?;
                 let p = self.addr(lv)?;
                 let old = self.load(p, &lv.ty, e.range)?;
@@ -828,10 +1065,15 @@ impl<'a> Machine<'a> {
                     }
                     _ => unreachable!("compound assignment operands"),
                 };
+                let new = match ov {
+                    Some(bits) => with_bits(&new, &lv.ty, bits),
+                    None => new,
+                };
                 self.store(p, &lv.ty, new.clone(), e.range)?;
                 Ok(new)
             }
             ExprKind::IncDec { lv, inc, prefix } => {
+                let ov = self.pending_store.take();
                 let p = self.addr(lv)?;
                 let old = self.load(p, &lv.ty, e.range)?;
                 let new = match (&old, &lv.ty) {
@@ -847,6 +1089,10 @@ impl<'a> Machine<'a> {
                         Val::Int(intops::convert(pk, *k, res))
                     }
                     _ => unreachable!("++/-- operand"),
+                };
+                let new = match ov {
+                    Some(bits) => with_bits(&new, &lv.ty, bits),
+                    None => new,
                 };
                 self.store(p, &lv.ty, new.clone(), e.range)?;
                 Ok(if *prefix { new } else { old })
@@ -878,4 +1124,30 @@ pub(crate) fn truth(v: &Val) -> bool {
         Val::Ptr(p) => p.obj.is_some(),
         _ => false,
     }
+}
+
+/// `v` with its bits replaced by an override: an integer of type `ty` takes the
+/// bits (wrapped to its width, `_Bool` to 0/1), a pointer keeps its object and
+/// takes the bits as its byte offset.
+pub(crate) fn with_bits(v: &Val, ty: &Type, bits: u64) -> Val {
+    match (v, ty) {
+        (_, Type::Int(IntKind::Bool)) => Val::Int(u64::from(bits != 0)),
+        (_, Type::Int(k)) => Val::Int(k.wrap(bits)),
+        (Val::Ptr(p), _) => Val::Ptr(Ptr {
+            obj: p.obj,
+            off: bits as i64,
+        }),
+        (v, _) => v.clone(),
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

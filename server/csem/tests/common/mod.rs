@@ -105,6 +105,7 @@ pub fn compare_one(
     let test = TestInput {
         args: args.to_vec(),
         stdin: stdin.to_vec(),
+        ..TestInput::default()
     };
     let r = run(prog, &test, &opts);
     let code = match &r.outcome {

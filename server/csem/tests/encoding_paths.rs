@@ -1,0 +1,269 @@
+//! Several tests in one formula, paths explored on demand: a failing test
+//! whose fix needs another path becomes satisfiable once the divergence the
+//! model takes is explored, and the model's values replay in the interpreter.
+
+mod common;
+use common::program;
+use faultlens_csem::bv::Model;
+use faultlens_csem::encode::{
+    apply_slots, EncodeOptions, Expected, Formula, Slot, SlotRole, TestEncoding,
+};
+use faultlens_csem::ir::{InstrKind, Program, StmtId};
+use faultlens_csem::{run, RunOptions, TestInput};
+use rustsat::types::Lit;
+
+fn stmt_at(prog: &Program, line: u32, pick: fn(&InstrKind) -> bool) -> StmtId {
+    prog.funcs
+        .iter()
+        .flat_map(|f| f.body.iter())
+        .find(|i| i.range.start.line == line && pick(&i.kind))
+        .unwrap_or_else(|| panic!("no such instruction on line {line}"))
+        .stmt
+}
+
+fn input(args: &[&str]) -> TestInput {
+    TestInput {
+        args: args.iter().map(|s| s.to_string()).collect(),
+        ..TestInput::default()
+    }
+}
+
+fn expect(out: &str) -> Expected {
+    Expected {
+        stdout: Some(out.as_bytes().to_vec()),
+        exit: 0,
+    }
+}
+
+/// Solve with `pass` asserted and the health of `unhealthy` statements false,
+/// all others true; explore the divergences the models take until a model
+/// follows an encoded path (Some) or none exists (None). Returns the model
+/// and the number of solver calls.
+fn solve_exploring(
+    f: &mut Formula,
+    te: &mut TestEncoding,
+    prog: &Program,
+    unhealthy: &dyn Fn(StmtId) -> bool,
+) -> (Option<Model>, usize) {
+    let mut calls = 0;
+    loop {
+        let mut assumptions: Vec<Lit> = f
+            .health
+            .iter()
+            .map(|(s, &h)| if unhealthy(*s) { !h } else { h })
+            .collect();
+        assumptions.push(te.pass());
+        calls += 1;
+        let Some(m) = f.cnf.solve(&assumptions).unwrap() else {
+            return (None, calls);
+        };
+        let divs = te.open_divergences(&|l| m.lit(l));
+        if divs.is_empty() {
+            return (Some(m), calls);
+        }
+        for d in divs {
+            te.explore(f, prog, &d).unwrap();
+        }
+    }
+}
+
+fn replay(prog: &Program, test: &TestInput, slots: &[Slot]) -> String {
+    let mut opts = RunOptions::default();
+    apply_slots(&mut opts, slots);
+    let r = run(prog, test, &opts);
+    assert!(
+        r.unapplied_overrides.is_empty(),
+        "{:?}",
+        r.unapplied_overrides
+    );
+    String::from_utf8_lossy(&r.stdout).to_string()
+}
+
+const THRESHOLD: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int x = atoi(argv[1]);
+    if (x > 5)
+        puts("big");
+    else
+        puts("small");
+    return 0;
+}
+"#;
+
+#[test]
+fn an_angelic_branch_is_explored_and_replays() {
+    let (_d, prog, _b) = program(THRESHOLD);
+    let cond = stmt_at(&prog, 5, |k| matches!(k, InstrKind::Branch { .. }));
+    let test = input(&["4"]);
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("big\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(te.paths(), 1);
+    // All healthy: the test fails, whatever is explored.
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|_| false);
+    assert!(m.is_none());
+    // The condition unhealthy: the model leaves the path at the branch.
+    let (m, calls) = solve_exploring(&mut f, &mut te, &prog, &|s| s == cond);
+    let m = m.expect("SAT once the other direction is explored");
+    assert!(
+        calls >= 2 && te.paths() == 2,
+        "calls {calls}, paths {}",
+        te.paths()
+    );
+    assert!(te.complete());
+    let slots = te.slots(&|l| m.lit(l));
+    assert_eq!(slots.len(), 1, "{slots:?}");
+    assert_eq!(
+        (slots[0].stmt, slots[0].role, slots[0].bits),
+        (cond, SlotRole::Condition, 1)
+    );
+    assert_eq!(replay(&prog, &test, &slots), "big\n");
+}
+
+const SUM: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += 10;
+    printf("%d\n", s);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_loop_condition_unrolls_further_when_explored() {
+    let (_d, prog, _b) = program(SUM);
+    let cond = stmt_at(&prog, 6, |k| matches!(k, InstrKind::Branch { .. }));
+    let test = input(&["2"]);
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("50\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == cond);
+    let m = m.expect("five rounds are reachable by forcing the condition");
+    let slots = te.slots(&|l| m.lit(l));
+    // Six instances of the condition: five true, the last false.
+    let dirs: Vec<u64> = slots.iter().map(|s| s.bits).collect();
+    assert_eq!(dirs, vec![1, 1, 1, 1, 1, 0], "{slots:?}");
+    assert_eq!(replay(&prog, &test, &slots), "50\n");
+    // Fewer rounds.
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("10\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == cond);
+    let m = m.expect("one round");
+    let slots = te.slots(&|l| m.lit(l));
+    assert_eq!(replay(&prog, &test, &slots), "10\n");
+}
+
+#[test]
+fn a_value_fault_before_a_branch_and_several_tests_in_one_formula() {
+    let (_d, prog, _b) = program(THRESHOLD);
+    let init = stmt_at(&prog, 4, |k| matches!(k, InstrKind::Init(..)));
+    let mut f = Formula::new();
+    let mut tes = Vec::new();
+    for (arg, out) in [("4", "big\n"), ("9", "small\n")] {
+        let te = TestEncoding::new(
+            &mut f,
+            &prog,
+            &input(&[arg]),
+            &expect(out),
+            &EncodeOptions::default(),
+        )
+        .unwrap();
+        f.cnf.clause(&[te.pass()]);
+        tes.push((input(&[arg]), out, te));
+    }
+    // Only x's initial value unhealthy: both tests pass with other values of x.
+    let mut rounds = 0;
+    let m = loop {
+        rounds += 1;
+        assert!(rounds < 10);
+        let assumptions: Vec<Lit> = f
+            .health
+            .iter()
+            .map(|(s, &h)| if *s == init { !h } else { h })
+            .collect();
+        let m = f.cnf.solve(&assumptions).unwrap().expect("SAT");
+        let mut explored = false;
+        for (_, _, te) in &mut tes {
+            for d in te.open_divergences(&|l| m.lit(l)) {
+                te.explore(&mut f, &prog, &d).unwrap();
+                explored = true;
+            }
+        }
+        if !explored {
+            break m;
+        }
+    };
+    for (test, out, te) in &tes {
+        let slots = te.slots(&|l| m.lit(l));
+        assert_eq!(slots.len(), 1);
+        assert_eq!(slots[0].role, SlotRole::Value);
+        assert_eq!(replay(&prog, test, &slots), *out);
+    }
+}
+
+#[test]
+fn covers_is_implied_by_following_a_path_through_the_statement() {
+    let (_d, prog, _b) = program(THRESHOLD);
+    let big = stmt_at(&prog, 6, |k| matches!(k, InstrKind::Expr(_)));
+    let cond = stmt_at(&prog, 5, |k| matches!(k, InstrKind::Branch { .. }));
+    let test = input(&["4"]);
+    let mut f = Formula::new();
+    let exp = Expected {
+        stdout: None,
+        exit: 0,
+    };
+    let mut te = TestEncoding::new(&mut f, &prog, &test, &exp, &EncodeOptions::default()).unwrap();
+    let c = te.covers(&mut f, big);
+    // ¬c excludes every path through `puts("big")`, explored now or later.
+    f.cnf.clause(&[te.pass()]);
+    f.cnf.clause(&[!c]);
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == cond);
+    let m = m.expect("the root path avoids puts(\"big\")");
+    let slots = te.slots(&|l| m.lit(l));
+    assert_eq!(replay(&prog, &test, &slots), "small\n");
+}
+
+#[test]
+fn not_covering_the_only_way_to_the_expected_output_is_unsatisfiable() {
+    let (_d, prog, _b) = program(THRESHOLD);
+    let big = stmt_at(&prog, 6, |k| matches!(k, InstrKind::Expr(_)));
+    let cond = stmt_at(&prog, 5, |k| matches!(k, InstrKind::Branch { .. }));
+    let test = input(&["4"]);
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("big\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    let c = te.covers(&mut f, big);
+    f.cnf.clause(&[!c]);
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == cond);
+    assert!(m.is_none(), "printing big needs puts(\"big\")");
+    assert_eq!(te.paths(), 2);
+}
