@@ -8,6 +8,8 @@
 //!   and all minimal correction sets in cost order, and takes new hard clauses
 //!   between calls.
 //! - [`minimal_core`]: a subset-minimal unsatisfiable core over assumptions.
+//! - [`SatSession`]: plain incremental SAT under assumptions, for callers
+//!   that add clauses as they explore.
 //! - [`Budget`] and [`CancelToken`]: every call stops on a deadline or a
 //!   cancellation and then returns the best answer known, marked unproven.
 //!
@@ -22,6 +24,7 @@ mod linear;
 mod mus;
 mod oll;
 mod oracle;
+mod session;
 mod solver;
 mod wcnf;
 
@@ -30,6 +33,7 @@ pub use engine::Solution;
 pub use enumerate::Enumeration;
 pub use instance::{Instance, InstanceError, Soft, SoftId, MAX_TOTAL_WEIGHT};
 pub use mus::{minimal_core, CoreOutcome};
+pub use session::{SatAnswer, SatSession};
 pub use solver::{
     enumerate_mcs, enumerate_optimal, solve, Algorithm, MaxSat, Outcome, Stats, Status,
 };

@@ -38,6 +38,10 @@ impl Oracle {
     /// A solver holding the hard clauses of `instance`.
     pub(crate) fn new(instance: &Instance, budget: &Budget) -> Result<Self, Error> {
         let mut solver = CaDiCaL::default();
+        // CaDiCaL's "lucky" phases try a dozen trivial assignments before
+        // every solve; on formulas of millions of clauses solved hundreds of
+        // times they took two thirds of a diagnosis's time (perf on loop-cond).
+        solver.set_option("lucky", 0).map_err(Error::solver)?;
         if let Some(max) = instance.n_vars().checked_sub(1) {
             // Soft literals outside every hard clause still get model values.
             solver.reserve(Var::new(max)).map_err(Error::solver)?;
