@@ -3,7 +3,9 @@
 //! CLI, the language server and the benchmarks share it.
 
 pub mod bitset;
+pub mod diagnosis;
 pub mod eval;
+pub mod fusion;
 pub mod measures;
 pub mod ranking;
 pub mod results;

@@ -37,6 +37,9 @@ pub enum Measure {
     /// are computed elsewhere; listed here so every front end names it the
     /// same way.
     BlockRank,
+    /// Not a spectrum formula either: Ochiai plus the formula evidence of
+    /// the stored diagnosis (see `fusion.rs`).
+    Fusion,
 }
 
 /// Measures whose scores lie in [0, 1], usable as the `w` of `Opt_w`.
@@ -82,11 +85,11 @@ pub const ALL: &[Measure] = &[
     Measure::M2,
 ];
 
-/// Spectrum measures plus BlockRank: what `--measure` accepts by fixed name.
+/// Spectrum measures plus BlockRank and fusion: what `--measure` accepts by fixed name.
 pub fn all_names() -> Vec<String> {
     ALL.iter()
         .map(|m| m.name())
-        .chain(std::iter::once(Measure::BlockRank.name()))
+        .chain([Measure::BlockRank.name(), Measure::Fusion.name()])
         .collect()
 }
 
@@ -145,6 +148,7 @@ impl Measure {
             "anderberg" => Some(Measure::Anderberg),
             "m2" => Some(Measure::M2),
             "blockrank" => Some(Measure::BlockRank),
+            "fusion" => Some(Measure::Fusion),
             _ => None,
         };
         if let Some(m) = simple {
@@ -206,6 +210,7 @@ impl Measure {
             Measure::Anderberg => "Anderberg".into(),
             Measure::M2 => "M2".into(),
             Measure::BlockRank => "BlockRank".into(),
+            Measure::Fusion => "Fusion".into(),
         }
     }
 
@@ -233,6 +238,7 @@ impl Measure {
             Measure::Anderberg => ("anderberg", "ef / (ef + 2(ep + nf))", "Anderberg."),
             Measure::M2 => ("m2", "ef / (ef + np + 2(nf + ep))", "M2 (Everitt)."),
             Measure::BlockRank => ("blockrank", "propagated failure correlation of edge profiles along the control-flow graph", "BlockRank: ranks basic blocks by how failing runs' branch frequencies differ from passing runs', robust to coincidental correctness and crashes."),
+            Measure::Fusion => ("fusion", "Ochiai + cores(l)/C + diagnoses(l)/D from the stored diagnosis (C failing tests with a core, D diagnoses)", "Spectrum plus formula evidence: lines in the failing tests' unsatisfiable cores and in the diagnoses of `faultlens diagnose` (SAT-TAR's idea); needs a stored diagnosis."),
         };
         MeasureInfo {
             name,
@@ -241,13 +247,13 @@ impl Measure {
         }
     }
 
-    /// True when scores come from [`Measure::score`] (all but BlockRank).
+    /// True when scores come from [`Measure::score`] (all but BlockRank and fusion).
     pub fn is_spectrum(&self) -> bool {
-        !matches!(self, Measure::BlockRank)
+        !matches!(self, Measure::BlockRank | Measure::Fusion)
     }
 
-    /// The score of one component. BlockRank has no spectrum formula and
-    /// scores 0 here; its scores come from the BlockRank analysis.
+    /// The score of one component. BlockRank and fusion have no spectrum
+    /// formula and score 0 here; their scores come from their own analyses.
     pub fn score(&self, c: &Counts) -> f64 {
         let ef = c.ef as f64;
         let ep = c.ep as f64;
@@ -314,7 +320,7 @@ impl Measure {
             Measure::SorensenDice => ratio(2.0 * ef, 2.0 * ef + ep + nf),
             Measure::Anderberg => ratio(ef, ef + 2.0 * (ep + nf)),
             Measure::M2 => ratio(ef, ef + np + 2.0 * (nf + ep)),
-            Measure::BlockRank => 0.0,
+            Measure::BlockRank | Measure::Fusion => 0.0,
         }
     }
 

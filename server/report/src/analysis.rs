@@ -1,6 +1,8 @@
 //! A run ranked under one measure: the unit every renderer works from.
 
 use faultlens_blockrank::LineScores;
+use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
+use faultlens_core::fusion::FusionEvidence;
 use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
 use faultlens_core::results::RunResults;
@@ -41,6 +43,10 @@ impl Analysis {
         if measure.is_spectrum() {
             return Analysis::new(results, measure, include_test_code);
         }
+        if measure == Measure::Fusion {
+            let report = stored_diagnosis(&results.project_root)?;
+            return Ok(Analysis::fusion(results, include_test_code, &report));
+        }
         let texts: Vec<Option<String>> = results
             .files
             .iter()
@@ -55,6 +61,31 @@ impl Analysis {
         });
         analysis.blockrank = Some(scores);
         Ok(analysis)
+    }
+
+    /// Ranks a run under the fusion measure: Ochiai plus the formula
+    /// evidence of `diagnosis` (see `faultlens_core::fusion`).
+    pub fn fusion(
+        results: Arc<RunResults>,
+        include_test_code: bool,
+        diagnosis: &DiagnosisReport,
+    ) -> Analysis {
+        let evidence = FusionEvidence::from_report(diagnosis);
+        let spectra = Spectra::from_results(&results, include_test_code);
+        let scores: Vec<f64> = spectra
+            .components
+            .iter()
+            .zip(&spectra.counts)
+            .map(|(c, counts)| evidence.score(&results.files[c.file as usize].path, c.line, counts))
+            .collect();
+        let ranking = rank_scores(&scores, None);
+        Analysis {
+            results,
+            measure: Measure::Fusion,
+            spectra,
+            ranking,
+            blockrank: None,
+        }
     }
 
     /// Ranks a run under a spectrum measure.
@@ -135,4 +166,28 @@ impl Analysis {
             .map(|t| t.name.as_str())
             .collect()
     }
+}
+
+/// The diagnosis `faultlens diagnose` stored beside the results. Read here
+/// because `compute`'s callers (CLI `rank`/`eval`, the language server) hand
+/// over only the results and sources; callers that hold a diagnosis already
+/// use [`Analysis::fusion`].
+fn stored_diagnosis(project_root: &str) -> Result<DiagnosisReport, String> {
+    let path = std::path::Path::new(project_root).join(DIAGNOSIS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project ({} does not exist): run `faultlens diagnose` first",
+                path.display()
+            ))
+        }
+        Err(e) => return Err(format!("reading {}: {e}", path.display())),
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{} is not a diagnosis document ({e}); run `faultlens diagnose` again",
+            path.display()
+        )
+    })
 }

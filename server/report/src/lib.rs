@@ -3,6 +3,7 @@
 //! JSON ranking document (also served by the language server) or SARIF.
 
 pub mod analysis;
+pub mod diagnosis;
 pub mod json;
 pub mod message;
 pub mod sarif;

@@ -1,0 +1,86 @@
+//! Angelic values: what the unhealthy statements' instances must produce
+//! for a failing test to pass, read from a diagnosis' model (its slots),
+//! then checked by replaying the test in the interpreter with exactly those
+//! values substituted. Only sets that make the test pass on replay are kept,
+//! and each is shrunk by replay: an instance whose override is not needed
+//! (the test still passes without it, e.g. because the model's value equals
+//! the run's) is dropped, one at a time, so what is shown is a
+//! subset-minimal set of changed instances.
+
+use crate::bridge::ModelTest;
+use faultlens_csem::encode::{apply_slots, Slot, SlotRole};
+use faultlens_csem::{run, Outcome, Program};
+
+/// Slots shrunk one at a time at most (each costs one replay).
+const MAX_SHRINK: usize = 256;
+
+pub enum Verdict {
+    /// The test passes with these values (a subset of the model's).
+    Verified(Vec<Slot>),
+    /// The model's values do not make the test pass on replay.
+    Rejected,
+}
+
+/// Whether the test passes with `slots` substituted, every one applied.
+pub fn replay_passes(prog: &Program, test: &ModelTest, slots: &[Slot]) -> bool {
+    let mut opts = test.run_options();
+    apply_slots(&mut opts, slots);
+    let r = run(prog, &test.input, &opts);
+    if !r.unapplied_overrides.is_empty() || !r.unapplied_output_overrides.is_empty() {
+        return false;
+    }
+    let code = match r.outcome {
+        Outcome::Exited(c) => c,
+        Outcome::Signaled(s) => 128 + s,
+        _ => return false,
+    };
+    let exit_ok = code == test.expected.exit
+        || (matches!(r.outcome, Outcome::Signaled(6)) && test.expected.exit == -6);
+    exit_ok
+        && test
+            .expected
+            .stdout
+            .as_ref()
+            .is_none_or(|want| *want == r.stdout)
+}
+
+/// Replays the model's values; on success shrinks them.
+pub fn verify(prog: &Program, test: &ModelTest, slots: Vec<Slot>) -> Verdict {
+    if slots.is_empty() || !replay_passes(prog, test, &slots) {
+        return Verdict::Rejected;
+    }
+    let mut kept = slots;
+    if kept.len() <= MAX_SHRINK {
+        let mut i = 0;
+        while i < kept.len() {
+            let mut without = kept.clone();
+            without.remove(i);
+            if !without.is_empty() && replay_passes(prog, test, &without) {
+                kept = without;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    Verdict::Verified(kept)
+}
+
+pub fn role_name(role: SlotRole) -> &'static str {
+    match role {
+        SlotRole::Value => "value",
+        SlotRole::Condition => "condition",
+        SlotRole::SwitchValue => "switch value",
+        SlotRole::Return => "return",
+        SlotRole::OutputArg => "argument",
+    }
+}
+
+/// The value as C would write it.
+pub fn text(slot: &Slot) -> String {
+    match slot.role {
+        SlotRole::Condition => (if slot.bits != 0 { "true" } else { "false" }).into(),
+        _ if slot.signed => slot.value().to_string(),
+        _ if slot.width >= 32 && slot.bits > i32::MAX as u64 => format!("{}u", slot.bits),
+        _ => slot.bits.to_string(),
+    }
+}

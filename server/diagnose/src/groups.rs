@@ -1,0 +1,135 @@
+//! Failing tests grouped by the expectation they violate, so that tests
+//! failing for different reasons (likely different faults) are told apart:
+//! an assertion (its location, from glibc's message on stderr), a crash (the
+//! signal), the first stdout line that differs from the expected output, or
+//! the exit status.
+
+use faultlens_core::diagnosis::FailureGroup;
+
+/// What one failing test shows.
+pub struct Observed<'a> {
+    pub name: &'a str,
+    pub stdout: &'a [u8],
+    pub stderr: &'a str,
+    pub exit: Option<i32>,
+    pub signal: Option<i32>,
+    pub expected_stdout: Option<&'a [u8]>,
+    pub expected_exit: i32,
+}
+
+/// The violated expectation of one failing test, as a short phrase.
+pub fn violation(t: &Observed) -> String {
+    if let Some(at) = assertion_location(t.stderr) {
+        return format!("assertion at {at}");
+    }
+    if let Some(sig) = t.signal {
+        return format!("killed by signal {sig}");
+    }
+    if let Some(want) = t.expected_stdout {
+        if let Some(line) = first_differing_line(t.stdout, want) {
+            return format!("stdout line {line}");
+        }
+    }
+    match t.exit {
+        Some(code) if code != t.expected_exit => {
+            format!("exit status {code} (expected {})", t.expected_exit)
+        }
+        Some(_) => "exit status".into(),
+        None => "did not finish".into(),
+    }
+}
+
+/// Tests with the same violation, groups in order of first appearance.
+pub fn group(tests: &[Observed]) -> Vec<FailureGroup> {
+    let mut groups: Vec<FailureGroup> = Vec::new();
+    for t in tests {
+        let v = violation(t);
+        match groups.iter_mut().find(|g| g.violation == v) {
+            Some(g) => g.tests.push(t.name.to_string()),
+            None => groups.push(FailureGroup {
+                violation: v,
+                tests: vec![t.name.to_string()],
+            }),
+        }
+    }
+    groups
+}
+
+/// `file.c:31` from glibc's `prog: file.c:31: func: Assertion `x' failed.`
+fn assertion_location(stderr: &str) -> Option<String> {
+    for line in stderr.lines() {
+        if !line.contains("Assertion `") {
+            continue;
+        }
+        // The message is `PROG: FILE:LINE: FUNC: Assertion ...`: find `FILE:LINE:`.
+        let parts: Vec<&str> = line.split(": ").collect();
+        for (i, p) in parts.iter().enumerate() {
+            if let Some((file, num)) = p.rsplit_once(':') {
+                if i > 0 && !file.is_empty() && num.parse::<u32>().is_ok() {
+                    let file = file.rsplit('/').next().unwrap_or(file);
+                    return Some(format!("{file}:{num}"));
+                }
+            }
+        }
+        return Some("an assert".into());
+    }
+    None
+}
+
+/// 1-based number of the first line where the outputs differ (a missing
+/// line counts as different).
+fn first_differing_line(got: &[u8], want: &[u8]) -> Option<usize> {
+    if got == want {
+        return None;
+    }
+    let split =
+        |b: &[u8]| -> Vec<Vec<u8>> { b.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    let (g, w) = (split(got), split(want));
+    let n = g.len().max(w.len());
+    (0..n).find(|&i| g.get(i) != w.get(i)).map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obs<'a>(stdout: &'a [u8], stderr: &'a str, want: &'a [u8]) -> Observed<'a> {
+        Observed {
+            name: "t",
+            stdout,
+            stderr,
+            exit: Some(0),
+            signal: None,
+            expected_stdout: Some(want),
+            expected_exit: 0,
+        }
+    }
+
+    #[test]
+    fn names_the_violated_expectation() {
+        let a = obs(
+            b"",
+            "./bounds: bounds.c:31: main: Assertion `b.low <= b.high' failed.\n",
+            b"",
+        );
+        assert_eq!(violation(&a), "assertion at bounds.c:31");
+        assert_eq!(violation(&obs(b"a\nX\n", "", b"a\nb\n")), "stdout line 2");
+        assert_eq!(violation(&obs(b"a\n", "", b"a\nb\n")), "stdout line 2");
+        let mut e = obs(b"a\n", "", b"a\n");
+        e.exit = Some(1);
+        assert_eq!(violation(&e), "exit status 1 (expected 0)");
+    }
+
+    #[test]
+    fn groups_keep_first_appearance_order() {
+        let t = [
+            obs(b"x\n", "", b"y\n"),
+            obs(b"a\nX\n", "", b"a\nb\n"),
+            obs(b"z\n", "", b"y\n"),
+        ];
+        let g = group(&t);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].violation, "stdout line 1");
+        assert_eq!(g[0].tests.len(), 2);
+    }
+}

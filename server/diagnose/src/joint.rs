@@ -1,0 +1,250 @@
+//! All failing tests in one formula (faultlens-csem's `Formula`): each test
+//! is a `TestEncoding` (its own copies of the program's semantics along the
+//! paths encoded so far, its inputs, its expected outcome), and all share one
+//! health literal per statement. "Test i passes" is its `pass` literal,
+//! asserted in the MaxSAT instance (not in the formula, so that a single
+//! test's clauses can be taken apart for its core).
+//!
+//! As the search's [`Refiner`], it explores on demand: when a model leaves
+//! the encoded paths of some test at an unexplored divergence, the path
+//! through it is encoded and the new clauses and health literals go to the
+//! solver before it solves again.
+
+use crate::bridge::ModelTest;
+use crate::search::{Refinement, Refiner};
+use faultlens_csem::encode::{EncodeOptions, Formula, TestEncoding};
+use faultlens_csem::ir::{Program, StmtId};
+use faultlens_maxsat::rustsat::types::{Assignment, Lit, TernaryVal, Var};
+use faultlens_maxsat::{minimal_core, Budget, CoreOutcome, Instance};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub struct Encoded {
+    pub test: ModelTest,
+    pub enc: TestEncoding,
+    /// Clause ranges of `Formula::cnf` this test added.
+    ranges: Vec<(usize, usize)>,
+    /// Whether its `pass` is asserted in the search.
+    pub active: bool,
+}
+
+pub struct Joint<'p> {
+    prog: &'p Program,
+    pub f: Formula,
+    pub tests: Vec<Encoded>,
+    weights: &'p [u64],
+    /// Clauses of `f.cnf` given to the solver so far.
+    clauses_given: usize,
+    /// Health literals given to the solver as soft literals so far.
+    softs_given: BTreeSet<Lit>,
+    opts: EncodeOptions,
+    /// Paths explored on demand.
+    pub explored: u64,
+}
+
+pub fn holds(model: &Assignment, l: Lit) -> bool {
+    model.lit_value(l) == TernaryVal::True
+}
+
+impl<'p> Joint<'p> {
+    pub fn new(prog: &'p Program, weights: &'p [u64], opts: EncodeOptions) -> Self {
+        Joint {
+            prog,
+            f: Formula::new(),
+            tests: Vec::new(),
+            weights,
+            clauses_given: 0,
+            softs_given: BTreeSet::new(),
+            opts,
+            explored: 0,
+        }
+    }
+
+    /// Encodes the path of the test's own run.
+    pub fn add(&mut self, test: &ModelTest) -> Result<(), String> {
+        let before = self.f.cnf.clauses.len();
+        match TestEncoding::new(
+            &mut self.f,
+            self.prog,
+            &test.input,
+            &test.expected,
+            &self.opts,
+        ) {
+            Ok(enc) => {
+                let after = self.f.cnf.clauses.len();
+                self.tests.push(Encoded {
+                    test: test.clone(),
+                    enc,
+                    ranges: vec![(before, after)],
+                    active: true,
+                });
+                Ok(())
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Encodes test `i` afresh along its own run's path, forgetting the
+    /// paths explored (its old clauses stay in the formula, unused).
+    pub fn reencode(&mut self, i: usize) -> Result<(), String> {
+        let before = self.f.cnf.clauses.len();
+        let t = &self.tests[i].test;
+        let enc = TestEncoding::new(&mut self.f, self.prog, &t.input, &t.expected, &self.opts)
+            .map_err(|e| e.to_string())?;
+        let after = self.f.cnf.clauses.len();
+        self.tests[i].enc = enc;
+        self.tests[i].ranges = vec![(before, after)];
+        Ok(())
+    }
+
+    pub fn weight(&self, stmt: StmtId) -> u64 {
+        self.weights.get(stmt).copied().unwrap_or(1)
+    }
+
+    /// The formula so far as the search's starting point: every clause,
+    /// the active tests' `pass` literals, and the health literals as softs.
+    pub fn start(&mut self) -> (Vec<Vec<Lit>>, Vec<(Lit, u64)>) {
+        let mut hard = self.f.cnf.clauses.clone();
+        hard.extend(
+            self.tests
+                .iter()
+                .filter(|t| t.active)
+                .map(|t| vec![t.enc.pass()]),
+        );
+        self.clauses_given = self.f.cnf.clauses.len();
+        self.softs_given.clear();
+        let softs = self.new_softs();
+        (hard, softs)
+    }
+
+    fn new_softs(&mut self) -> Vec<(Lit, u64)> {
+        let fresh: Vec<(StmtId, Lit)> = self
+            .f
+            .health
+            .iter()
+            .filter(|(_, l)| !self.softs_given.contains(l))
+            .map(|(&s, &l)| (s, l))
+            .collect();
+        fresh
+            .into_iter()
+            .map(|(s, l)| {
+                self.softs_given.insert(l);
+                (l, self.weight(s))
+            })
+            .collect()
+    }
+
+    pub fn statement_of(&self) -> BTreeMap<Var, StmtId> {
+        self.f.health.iter().map(|(&s, l)| (l.var(), s)).collect()
+    }
+
+    /// Explores every unexplored divergence test `i` takes under `model`;
+    /// returns how many.
+    pub fn explore_test(&mut self, i: usize, model: &dyn Fn(Lit) -> bool) -> Result<usize, String> {
+        let divs = self.tests[i].enc.open_divergences(model);
+        for d in &divs {
+            let before = self.f.cnf.clauses.len();
+            self.tests[i]
+                .enc
+                .explore(&mut self.f, self.prog, d)
+                .map_err(|e| {
+                    format!("exploring a path of test {}: {e}", self.tests[i].test.name)
+                })?;
+            let after = self.f.cnf.clauses.len();
+            self.tests[i].ranges.push((before, after));
+            self.explored += 1;
+        }
+        Ok(divs.len())
+    }
+
+    /// Test `i`'s own clauses (with the constant-true unit) as an instance.
+    pub fn instance_of(&self, i: usize) -> Instance {
+        let mut inst = Instance::new();
+        inst.declare_vars(self.f.cnf.n_vars());
+        inst.add_hard(self.f.cnf.clauses[0].iter().copied());
+        for c in self.clauses_since(i, 0) {
+            inst.add_hard(c.iter().copied());
+        }
+        inst
+    }
+
+    /// How many pieces (own path, then one per explored path) test `i`'s
+    /// clauses came in so far.
+    pub fn pieces(&self, i: usize) -> usize {
+        self.tests[i].ranges.len()
+    }
+
+    /// Test `i`'s clauses from its piece `from` on.
+    pub fn clauses_since(&self, i: usize, from: usize) -> impl Iterator<Item = &[Lit]> {
+        self.tests[i].ranges[from..]
+            .iter()
+            .flat_map(|&(a, b)| self.f.cnf.clauses[a..b].iter().map(Vec::as_slice))
+    }
+
+    /// The health literals occurring in test `i`'s clauses.
+    pub fn health_of(&self, i: usize) -> BTreeMap<Lit, StmtId> {
+        let by_var: BTreeMap<Var, (StmtId, Lit)> = self
+            .f
+            .health
+            .iter()
+            .map(|(&s, &l)| (l.var(), (s, l)))
+            .collect();
+        let mut out = BTreeMap::new();
+        for &(a, b) in &self.tests[i].ranges {
+            for c in &self.f.cnf.clauses[a..b] {
+                for l in c {
+                    if let Some(&(s, h)) = by_var.get(&l.var()) {
+                        out.insert(h, s);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether test `i` alone can pass with every statement free to change
+    /// (exploring the paths that takes); `Err` when the budget ran out.
+    pub fn explainable_alone(&mut self, i: usize, budget: &Budget) -> Result<bool, String> {
+        loop {
+            let mut assumptions = vec![self.tests[i].enc.pass()];
+            assumptions.extend(self.health_of(i).keys().map(|&h| !h));
+            match minimal_core(&self.instance_of(i), &assumptions, budget)
+                .map_err(|e| e.to_string())?
+            {
+                CoreOutcome::Satisfiable(model) => {
+                    if self.explore_test(i, &|l| holds(&model, l))? == 0 {
+                        return Ok(true);
+                    }
+                }
+                CoreOutcome::Core { .. } => return Ok(false),
+                CoreOutcome::Stopped(_) => return Err("the time budget ran out".into()),
+            }
+        }
+    }
+
+    pub fn paths(&self) -> u64 {
+        self.tests
+            .iter()
+            .filter(|t| t.active)
+            .map(|t| t.enc.paths() as u64)
+            .sum()
+    }
+}
+
+impl Refiner for Joint<'_> {
+    fn refine(&mut self, model: &Assignment) -> Result<Refinement, String> {
+        let m = |l: Lit| holds(model, l);
+        for i in 0..self.tests.len() {
+            if self.tests[i].active {
+                self.explore_test(i, &m)?;
+            }
+        }
+        let clauses = self.f.cnf.clauses[self.clauses_given..].to_vec();
+        self.clauses_given = self.f.cnf.clauses.len();
+        let softs = self.new_softs();
+        Ok(Refinement { clauses, softs })
+    }
+
+    fn n_vars(&self) -> u32 {
+        self.f.cnf.n_vars()
+    }
+}

@@ -1,0 +1,241 @@
+//! The diagnosis search: MaxSAT (OLL) over the joint formula, first every
+//! optimal diagnosis, then every other subset-minimal one up to a size
+//! bound, cheapest first (blocking each found set excludes it and its
+//! supersets; see faultlens-maxsat's `enumerate.rs` for why what comes next
+//! is again subset-minimal).
+//!
+//! Encoding on demand: before a solution is accepted, a [`Refiner`] may look
+//! at its model and add clauses (a path the model takes that was not encoded
+//! yet, new health literals as soft literals); the solver then solves again.
+//! Only a solution no refiner objects to is reported.
+
+use faultlens_maxsat::rustsat::types::{Assignment, Lit, Var};
+use faultlens_maxsat::{Algorithm, Budget, Instance, MaxSat, SoftId, Status, StopReason};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// What a refiner adds after looking at a candidate model.
+#[derive(Default)]
+pub struct Refinement {
+    pub clauses: Vec<Vec<Lit>>,
+    /// New soft literals (health literals of statements met on demand).
+    pub softs: Vec<(Lit, u64)>,
+}
+
+impl Refinement {
+    pub fn is_empty(&self) -> bool {
+        self.clauses.is_empty() && self.softs.is_empty()
+    }
+}
+
+pub trait Refiner {
+    /// Empty: the model is a real solution. Otherwise the clauses and soft
+    /// literals to add (over variables below `n_vars()`) before solving again.
+    fn refine(&mut self, model: &Assignment) -> Result<Refinement, String>;
+    /// One more than the highest variable the formula uses now.
+    fn n_vars(&self) -> u32;
+}
+
+/// A refiner that never objects (a formula encoded completely up front).
+pub struct Complete(pub u32);
+
+impl Refiner for Complete {
+    fn refine(&mut self, _: &Assignment) -> Result<Refinement, String> {
+        Ok(Refinement::default())
+    }
+    fn n_vars(&self) -> u32 {
+        self.0
+    }
+}
+
+pub struct Found {
+    /// The health literals the diagnosis falsifies.
+    pub unhealthy: Vec<Lit>,
+    pub cost: u64,
+    pub optimal: bool,
+    pub model: Assignment,
+}
+
+pub struct SearchResult {
+    pub found: Vec<Found>,
+    pub complete: bool,
+    pub stopped: Option<String>,
+    pub sat_calls: u64,
+    /// Time from the start of the search to the first diagnosis.
+    pub first: Option<Duration>,
+    /// Refinements made (on-demand encodings).
+    pub refinements: u64,
+}
+
+pub struct SearchOptions {
+    pub max_size: usize,
+    pub max_diagnoses: usize,
+    /// Said in `stopped` when the budget runs out.
+    pub budget_text: String,
+}
+
+/// Variables kept free above the formula for on-demand encoding before the
+/// solver must be rebuilt.
+const ROOM: u32 = 1 << 16;
+
+struct Solver {
+    maxsat: MaxSat,
+    /// First variable the solver's own encodings use.
+    room: u32,
+}
+
+/// Everything needed to rebuild the solver with more room.
+struct State<'a> {
+    hard: Vec<Vec<Lit>>,
+    softs: Vec<(Lit, u64)>,
+    blocked: Vec<Vec<Lit>>,
+    limit: Option<usize>,
+    budget: &'a Budget,
+}
+
+impl State<'_> {
+    fn build(&self, n_vars: u32) -> Result<Solver, String> {
+        let room = n_vars.saturating_add(ROOM);
+        let mut inst = Instance::new();
+        inst.declare_vars(room);
+        for c in &self.hard {
+            inst.add_hard(c.iter().copied());
+        }
+        for c in &self.blocked {
+            inst.add_hard(c.iter().copied());
+        }
+        for &(l, w) in &self.softs {
+            inst.add_soft(l, w).map_err(|e| e.to_string())?;
+        }
+        let mut maxsat =
+            MaxSat::new(&inst, Algorithm::Oll, self.budget).map_err(|e| e.to_string())?;
+        if let Some(k) = self.limit {
+            maxsat.limit_falsified(k).map_err(|e| e.to_string())?;
+        }
+        Ok(Solver { maxsat, room })
+    }
+}
+
+pub fn search(
+    hard: Vec<Vec<Lit>>,
+    softs: Vec<(Lit, u64)>,
+    refiner: &mut dyn Refiner,
+    opts: &SearchOptions,
+    budget: &Budget,
+    on_found: &mut dyn FnMut(usize),
+) -> Result<SearchResult, String> {
+    let start = Instant::now();
+    let mut state = State {
+        hard,
+        softs,
+        blocked: Vec::new(),
+        limit: None,
+        budget,
+    };
+    let mut solver = state.build(refiner.n_vars())?;
+    let mut result = SearchResult {
+        found: Vec::new(),
+        complete: false,
+        stopped: None,
+        sat_calls: 0,
+        first: None,
+        refinements: 0,
+    };
+    let mut optimum: Option<u64> = None;
+    let mut past_sat_calls = 0;
+    loop {
+        if result.found.len() >= opts.max_diagnoses {
+            result.stopped = Some(format!("limit of {} diagnoses", opts.max_diagnoses));
+            break;
+        }
+        let outcome = solver.maxsat.solve().map_err(|e| e.to_string())?;
+        result.sat_calls = past_sat_calls + outcome.stats.sat_calls;
+        let solution = match outcome.status {
+            Status::Optimal => outcome.best.expect("an optimum has a solution"),
+            Status::Unsatisfiable => {
+                result.complete = true;
+                break;
+            }
+            Status::Stopped(reason) => {
+                result.stopped = Some(match reason {
+                    StopReason::Timeout => opts.budget_text.clone(),
+                    StopReason::Cancelled => "cancelled".into(),
+                });
+                break;
+            }
+        };
+        // Past the optimal cost: from now on, only sets up to the size bound.
+        if optimum.is_some_and(|o| solution.cost > o) && state.limit.is_none() {
+            state.limit = Some(opts.max_size);
+            solver
+                .maxsat
+                .limit_falsified(opts.max_size)
+                .map_err(|e| e.to_string())?;
+            continue;
+        }
+        let refinement = refiner.refine(&solution.model)?;
+        if !refinement.is_empty() {
+            result.refinements += 1;
+            let n_vars = refiner.n_vars();
+            state.hard.extend(refinement.clauses.iter().cloned());
+            state.softs.extend(refinement.softs.iter().copied());
+            if n_vars > solver.room {
+                past_sat_calls = result.sat_calls;
+                solver = state.build(n_vars)?;
+                continue;
+            }
+            for c in refinement.clauses {
+                solver.maxsat.add_hard(c).map_err(|e| e.to_string())?;
+            }
+            for (l, w) in refinement.softs {
+                solver.maxsat.add_soft(l, w).map_err(|e| e.to_string())?;
+            }
+            if let Some(k) = state.limit {
+                // The earlier bound does not count the new soft literals.
+                solver
+                    .maxsat
+                    .limit_falsified(k)
+                    .map_err(|e| e.to_string())?;
+            }
+            continue;
+        }
+        let lits = falsified_lits(solver.maxsat.soft(), &solution.falsified);
+        solver
+            .maxsat
+            .block(&solution.falsified)
+            .map_err(|e| e.to_string())?;
+        state.blocked.push(lits.clone());
+        let optimal = match optimum {
+            None => {
+                optimum = Some(solution.cost);
+                true
+            }
+            Some(o) => solution.cost == o,
+        };
+        if result.first.is_none() {
+            result.first = Some(start.elapsed());
+        }
+        // An optimal diagnosis above the size bound is still reported; the
+        // minimal ones after it obey the bound.
+        result.found.push(Found {
+            unhealthy: lits.iter().map(|l| !*l).collect(),
+            cost: solution.cost,
+            optimal,
+            model: solution.model,
+        });
+        on_found(result.found.len());
+    }
+    Ok(result)
+}
+
+fn falsified_lits(softs: &[faultlens_maxsat::Soft], ids: &[SoftId]) -> Vec<Lit> {
+    ids.iter().map(|&id| softs[id].lit).collect()
+}
+
+/// Health variable → statement, for reading diagnoses back.
+pub fn statements_of<S: Copy>(unhealthy: &[Lit], stmt_of: &BTreeMap<Var, S>) -> Vec<S> {
+    unhealthy
+        .iter()
+        .filter_map(|l| stmt_of.get(&l.var()).copied())
+        .collect()
+}

@@ -1,0 +1,205 @@
+//! Spectrum-guided checks of single statements. The cost-ordered search
+//! refutes every cheaper candidate before it reaches a costly one (a loop
+//! condition weighs as much as what it guards), and each refutation may need
+//! paths explored for every test; on a budget it can stop before reaching
+//! the fault. Here the statements on the lines the spectrum ranks highest
+//! are checked one at a time: a statement that alone lets every failing
+//! test pass (all other statements healthy, paths explored on demand) is a
+//! diagnosis, and a subset-minimal one, since no test passes unchanged.
+//!
+//! The tests share nothing but health literals, so "explains every test" is
+//! checked test by test, each in its own incremental SAT session.
+
+use crate::joint::{holds, Joint};
+use faultlens_csem::ir::StmtId;
+use faultlens_maxsat::rustsat::types::{Assignment, Lit};
+use faultlens_maxsat::{Budget, SatAnswer, SatSession};
+use std::collections::btree_map::{BTreeMap, Entry};
+
+/// A statement that alone explains every active test, with each test's model.
+pub struct Explaining {
+    pub stmt: StmtId,
+    /// Per joint test index (active tests only).
+    pub models: BTreeMap<usize, Assignment>,
+}
+
+pub struct Checked {
+    pub found: Vec<Explaining>,
+    /// Candidates decided (explaining or not) before the budget ran out.
+    pub decided: usize,
+    pub sat_calls: u64,
+}
+
+/// Test `i`'s session and how many of its clause pieces it holds.
+struct Session {
+    sat: SatSession,
+    pieces: usize,
+}
+
+enum Verdict {
+    Explained(Assignment),
+    NotExplained,
+    /// Its models kept leaving the encoded paths for all the rounds allowed.
+    Undecided,
+    Stopped,
+}
+
+/// Exploration rounds one candidate may take per test, per pass. A
+/// statement that is the fault often needs one or two new paths (one more
+/// iteration, the other branch); a wrong one, e.g. a loop bound, can send
+/// its models down path after path without ever making the test pass, and
+/// would eat the budget of the candidates after it. So every candidate
+/// first gets a few rounds, and those left undecided then get many (a
+/// function's return value wrong at every tab character changes the path
+/// at each one).
+const ROUNDS: [usize; 2] = [6, 48];
+
+/// Checks `candidates` in order until the budget runs out; `on_progress`
+/// gets the number decided.
+pub fn check(
+    joint: &mut Joint,
+    candidates: &[StmtId],
+    budget: &Budget,
+    on_progress: &mut dyn FnMut(usize),
+) -> Result<Checked, String> {
+    let mut checker = Checker {
+        // The test that refuted the last candidate goes first: a wrong
+        // candidate is usually refuted by the same test.
+        order: (0..joint.tests.len())
+            .filter(|&i| joint.tests[i].active)
+            .collect(),
+        joint,
+        sessions: BTreeMap::new(),
+        budget,
+        sat_calls: 0,
+    };
+    let mut found: Vec<Explaining> = Vec::new();
+    let mut decided = 0;
+    let mut pending: Vec<StmtId> = candidates.to_vec();
+    'passes: for rounds in ROUNDS {
+        let mut undecided = Vec::new();
+        for stmt in pending {
+            match checker.check_one(stmt, rounds)? {
+                Outcome::Explains(models) => found.push(Explaining { stmt, models }),
+                Outcome::Refuted => {}
+                Outcome::Undecided => {
+                    undecided.push(stmt);
+                    continue;
+                }
+                Outcome::Stopped => break 'passes,
+            }
+            decided += 1;
+            on_progress(decided);
+        }
+        pending = undecided;
+    }
+    let sat_calls = checker.sat_calls
+        + checker
+            .sessions
+            .values()
+            .map(|s| s.sat.sat_calls())
+            .sum::<u64>();
+    // Found in the second pass or the first: report in the candidates' order.
+    found.sort_by_key(|e| candidates.iter().position(|&c| c == e.stmt));
+    Ok(Checked {
+        found,
+        decided,
+        sat_calls,
+    })
+}
+
+enum Outcome {
+    Explains(BTreeMap<usize, Assignment>),
+    Refuted,
+    Undecided,
+    Stopped,
+}
+
+struct Checker<'j, 'p> {
+    joint: &'j mut Joint<'p>,
+    sessions: BTreeMap<usize, Session>,
+    order: Vec<usize>,
+    budget: &'j Budget,
+    /// SAT calls of sessions dropped.
+    sat_calls: u64,
+}
+
+impl Checker<'_, '_> {
+    fn check_one(&mut self, stmt: StmtId, rounds: usize) -> Result<Outcome, String> {
+        if !self.joint.f.health.contains_key(&stmt) {
+            // Run by no failing test: it cannot change any of them.
+            return Ok(Outcome::Refuted);
+        }
+        let mut models = BTreeMap::new();
+        for k in 0..self.order.len() {
+            let i = self.order[k];
+            if !self.joint.tests[i].enc.complete() {
+                // Earlier candidates used up the test's path bound, closing
+                // the paths left: start again from a fresh encoding.
+                self.joint.reencode(i)?;
+                if let Some(old) = self.sessions.remove(&i) {
+                    self.sat_calls += old.sat.sat_calls();
+                }
+            }
+            match explained_by(self.joint, &mut self.sessions, i, stmt, rounds, self.budget)? {
+                Verdict::Explained(model) => {
+                    models.insert(i, model);
+                }
+                Verdict::NotExplained => {
+                    self.order[..=k].rotate_right(1);
+                    return Ok(Outcome::Refuted);
+                }
+                Verdict::Undecided => return Ok(Outcome::Undecided),
+                Verdict::Stopped => return Ok(Outcome::Stopped),
+            }
+        }
+        Ok(Outcome::Explains(models))
+    }
+}
+
+/// Whether test `i` passes with only `stmt` free to change, exploring the
+/// paths its models take until a model stays on encoded paths.
+fn explained_by(
+    joint: &mut Joint,
+    sessions: &mut BTreeMap<usize, Session>,
+    i: usize,
+    stmt: StmtId,
+    rounds: usize,
+    budget: &Budget,
+) -> Result<Verdict, String> {
+    let session = match sessions.entry(i) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => {
+            let sat = SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
+            let pieces = joint.pieces(i);
+            e.insert(Session { sat, pieces })
+        }
+    };
+    for _ in 0..=rounds {
+        // Paths explored since the session last looked (by this check or
+        // by the search before it).
+        for c in joint.clauses_since(i, session.pieces) {
+            session
+                .sat
+                .add_clause(c.iter().copied())
+                .map_err(|e| e.to_string())?;
+        }
+        session.pieces = joint.pieces(i);
+        let mut assumptions: Vec<Lit> = vec![joint.tests[i].enc.pass()];
+        assumptions.extend(
+            joint
+                .health_of(i)
+                .into_iter()
+                .map(|(h, s)| if s == stmt { !h } else { h }),
+        );
+        let model = match session.sat.solve(&assumptions).map_err(|e| e.to_string())? {
+            SatAnswer::Sat(model) => model,
+            SatAnswer::Unsat(_) => return Ok(Verdict::NotExplained),
+            SatAnswer::Stopped(_) => return Ok(Verdict::Stopped),
+        };
+        if joint.explore_test(i, &|l| holds(&model, l))? == 0 {
+            return Ok(Verdict::Explained(model));
+        }
+    }
+    Ok(Verdict::Undecided)
+}

@@ -1,0 +1,225 @@
+//! The engine through its edge API on real localization runs: a copy of a
+//! fixture is localized with the real pipeline (gcc --coverage builds, real
+//! test processes), diagnosed with `diagnose_project`, stored, and ranked
+//! with the fusion measure, which reads the stored diagnosis.
+
+mod common;
+
+use faultlens_core::measures::Measure;
+use faultlens_core::sources::SourceTexts;
+use faultlens_diagnose::{diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions};
+use faultlens_pipeline::{localize, Project, RunOptions};
+use faultlens_report::analysis::Analysis;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn localized(name: &str, tmp: &std::path::Path) -> (Project, faultlens_core::results::RunResults) {
+    let dir = common::copy_fixture(name, tmp);
+    let project = Project::load(&dir).unwrap();
+    let results = localize(
+        &project,
+        &RunOptions::default(),
+        &|_| {},
+        &faultlens_pipeline::CancelToken::new(),
+    )
+    .unwrap();
+    (project, results)
+}
+
+#[test]
+fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, results) = localized("mid-args", tmp.path());
+    let root = project.root.clone();
+
+    // Before any diagnosis, fusion says what to do.
+    let err = Analysis::compute(
+        Arc::new(results.clone()),
+        Measure::Fusion,
+        false,
+        &SourceTexts::default(),
+    )
+    .unwrap_err();
+    assert!(err.contains("faultlens diagnose"), "{err}");
+
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(120)),
+        ..DiagnoseOptions::default()
+    };
+    let seen = std::cell::RefCell::new(Vec::new());
+    let report = diagnose_project(
+        &project,
+        &results,
+        &opts,
+        &|p| seen.borrow_mut().push(p),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    assert_eq!(report.failing_tests.len(), results.failed_count());
+    assert!(
+        report.diagnoses.iter().any(|d| d
+            .statements
+            .iter()
+            .any(|s| s.file == "mid.c" && s.line == 22)),
+        "{:#?}",
+        report.diagnoses
+    );
+    assert!(!seen.borrow().is_empty());
+    store::write_report(&root, &report).unwrap();
+    assert_eq!(store::read_report(&root).unwrap().as_ref(), Some(&report));
+
+    let analysis = Analysis::compute(
+        Arc::new(results),
+        Measure::Fusion,
+        false,
+        &SourceTexts::default(),
+    )
+    .unwrap();
+    let top = analysis.entries().next().unwrap();
+    assert_eq!(
+        (top.file, top.line),
+        ("mid.c", 22),
+        "fusion ranks the fault first"
+    );
+    assert!(top.ranked.score > 1.0);
+}
+
+#[test]
+fn a_program_outside_the_model_is_not_modelled_with_construct_and_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, results) = localized("polygon-config", tmp.path());
+    let err = diagnose_project(
+        &project,
+        &results,
+        &DiagnoseOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )
+    .unwrap_err();
+    let DiagnoseError::NotModelled(m) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(m.contains("double") && m.contains("geometry.h:8"), "{m}");
+    assert!(err.to_string().contains("faultlens localize"), "{err}");
+}
+
+#[test]
+fn a_ctest_project_is_not_modelled() {
+    let dir = common::fixture("ringbuf-ctest");
+    let project = Project::load(&dir).unwrap();
+    // The verdicts are not looked at before the project kind: any results do.
+    let mut results = faultlens_core::results::RunResults {
+        format_version: 1,
+        tool_version: "test".into(),
+        created_unix_ms: 0,
+        project_root: dir.display().to_string(),
+        suite: faultlens_core::results::SuiteKind::Ctest,
+        files: vec![],
+        tests: vec![],
+    };
+    let err = diagnose_project(
+        &project,
+        &results,
+        &DiagnoseOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )
+    .unwrap_err();
+    assert_eq!(err, DiagnoseError::NoFailingTests);
+    results.tests.push(faultlens_core::results::TestRecord {
+        name: "t".into(),
+        verdict: faultlens_core::results::Verdict::Fail,
+        outcome: faultlens_core::results::Outcome::Failed,
+        reason: None,
+        exit_code: Some(1),
+        signal: None,
+        duration_ms: 1,
+        location: None,
+        stdout: String::new(),
+        stderr: String::new(),
+        output_truncated: false,
+        coverage: vec![],
+    });
+    let err = diagnose_project(
+        &project,
+        &results,
+        &DiagnoseOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, DiagnoseError::NotModelled(ref m) if m.contains("CTest")),
+        "{err}"
+    );
+}
+
+/// loop-cond's fault is a loop condition, weighted as what it guards: the
+/// cost-ordered search refutes many cheaper candidates first and stops on
+/// its budget before it. The check of the spectrum's top lines, one
+/// statement at a time, finds it alone explaining every failing test, with
+/// angelic values that make their tests pass on replay, and the list stays
+/// subset-minimal.
+#[test]
+fn a_costly_single_fault_is_found_by_checking_the_spectrum_top_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, results) = localized("loop-cond", tmp.path());
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(60)),
+        ..DiagnoseOptions::default()
+    };
+    let seen = std::cell::RefCell::new(Vec::new());
+    let report = diagnose_project(
+        &project,
+        &results,
+        &opts,
+        &|p| seen.borrow_mut().push(p),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let lines =
+        |d: &faultlens_core::diagnosis::Diagnosis| -> std::collections::BTreeSet<(String, u32)> {
+            d.statements
+                .iter()
+                .map(|s| (s.file.clone(), s.line))
+                .collect()
+        };
+    let fault = report
+        .diagnoses
+        .iter()
+        .find(|d| lines(d).contains(&("maxwin.c".into(), 47)))
+        .unwrap_or_else(|| panic!("no diagnosis holds maxwin.c:47: {:#?}", report.diagnoses));
+    assert_eq!(fault.statements.len(), 1, "{fault:#?}");
+    if !report.complete {
+        assert!(report.stats.suspects_checked > 0);
+        assert!(report.stats.suspects_explaining >= 1);
+        assert!(seen
+            .borrow()
+            .iter()
+            .any(|p| matches!(p, faultlens_diagnose::DiagnoseProgress::Checking { .. })));
+    }
+    for (i, a) in report.diagnoses.iter().enumerate() {
+        for (j, b) in report.diagnoses.iter().enumerate() {
+            assert!(
+                i == j || lines(a) == lines(b) || !lines(a).is_subset(&lines(b)),
+                "#{} is within #{}: {:#?}",
+                i + 1,
+                j + 1,
+                report.diagnoses
+            );
+        }
+    }
+    assert!(report.diagnoses.windows(2).all(|w| w[0].cost <= w[1].cost));
+    let loaded = common::load(&project.root).unwrap();
+    assert!(!fault.angelic.is_empty(), "{fault:#?}");
+    for t in &loaded.failing {
+        let values: Vec<_> = fault.angelic.iter().filter(|a| a.test == t.name).collect();
+        if !values.is_empty() {
+            assert!(
+                common::replay_passes(&loaded.prog, t, &values),
+                "{values:?} do not make {} pass",
+                t.name
+            );
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The sentences faultlens uses for diagnoses and angelic values, shared by
+//! the table, SARIF and the language server so they all say the same thing.
+
+use faultlens_core::diagnosis::{AngelicValue, Diagnosis, DiagnosisKind, DiagnosisReport};
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, ...
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// `mid.c:22 (1st run) = 5 makes t7 pass`; with the column when the line
+/// holds several statements (`mid.c:38:29 (3rd run) = 0 ...`) and which
+/// printed value an output argument is (`(1st run, 2nd value printed)`).
+pub fn angelic_line(a: &AngelicValue) -> String {
+    let column = a.column.map(|c| format!(":{c}")).unwrap_or_default();
+    let argument = a
+        .argument
+        .map(|n| format!(", {} value printed", ordinal(n)))
+        .unwrap_or_default();
+    format!(
+        "{}:{}{column} ({} run{argument}) = {} makes {} pass",
+        a.file,
+        a.line,
+        ordinal(a.instance),
+        a.text_or_value(),
+        a.test
+    )
+}
+
+/// The verified angelic values of a diagnosis, in the order listed.
+pub fn verified(d: &Diagnosis) -> impl Iterator<Item = &AngelicValue> {
+    d.angelic.iter().filter(|a| a.verified)
+}
+
+/// Text of an angelic value as C would write it (falls back to the number).
+trait ValueText {
+    fn text_or_value(&self) -> String;
+}
+
+impl ValueText for AngelicValue {
+    fn text_or_value(&self) -> String {
+        if self.text.is_empty() {
+            self.value.to_string()
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// The text of an inlay hint at a statement: `⟵ 5 makes t7 pass`; values
+/// shared by several tests are combined (`⟵ 5 makes t7, t8 pass`), other
+/// values follow after `;`. A later instance than the first says which
+/// (`2 (3rd run) makes t7 pass`). Unverified values are left out; `None`
+/// when nothing is left.
+pub fn hint_label<'a>(values: impl IntoIterator<Item = &'a AngelicValue>) -> Option<String> {
+    // (value text, instance) -> tests, in first-seen order.
+    let mut groups: Vec<((String, u32), Vec<&str>)> = Vec::new();
+    for a in values.into_iter().filter(|a| a.verified) {
+        let key = (a.text_or_value(), a.instance);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tests)) => {
+                if !tests.contains(&a.test.as_str()) {
+                    tests.push(&a.test);
+                }
+            }
+            None => groups.push((key, vec![&a.test])),
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|((text, instance), tests)| {
+            let run = if *instance > 1 {
+                format!(" ({} run)", ordinal(*instance))
+            } else {
+                String::new()
+            };
+            format!("{text}{run} makes {} pass", tests.join(", "))
+        })
+        .collect();
+    Some(format!("⟵ {}", parts.join("; ")))
+}
+
+/// Why some angelic values are not listed, when any are missing:
+/// `angelic values left out: 2 sets did not make their test pass on replay,
+/// 1 changes too many instances to list, 3 diagnoses found after the time
+/// budget ran out were not checked`. `None` when nothing was left out.
+pub fn angelic_left_out(report: &DiagnosisReport) -> Option<String> {
+    let s = &report.stats;
+    let plural = |n: u64, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut parts = Vec::new();
+    if s.angelic_rejected > 0 {
+        parts.push(format!(
+            "{} not make their test pass on replay",
+            plural(s.angelic_rejected, "set did", "sets did")
+        ));
+    }
+    if s.angelic_too_long > 0 {
+        parts.push(format!(
+            "{} too many statement instances to list",
+            plural(s.angelic_too_long, "set changes", "sets change")
+        ));
+    }
+    if s.angelic_unchecked > 0 {
+        parts.push(format!(
+            "{} found after the time budget ran out {} not checked (--time-limit to allow more)",
+            plural(s.angelic_unchecked, "diagnosis", "diagnoses"),
+            if s.angelic_unchecked == 1 {
+                "was"
+            } else {
+                "were"
+            }
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("angelic values left out: {}", parts.join("; ")))
+}
+
+/// What the spectrum-guided check did after the search stopped unfinished:
+/// `27 statements on the spectrum's top lines checked one at a time after
+/// the search stopped: 1 alone explains every failing test (listed)`.
+/// `None` when it did not run.
+pub fn suspects_checked(report: &DiagnosisReport) -> Option<String> {
+    let s = &report.stats;
+    if s.suspects_checked == 0 {
+        return None;
+    }
+    let found = match s.suspects_explaining {
+        0 => "none alone explains every failing test".to_string(),
+        1 => "1 alone explains every failing test (listed as a minimal diagnosis)".to_string(),
+        n => format!("{n} alone explain every failing test (listed as minimal diagnoses)"),
+    };
+    Some(format!(
+        "{} on the spectrum's top lines checked one at a time after the search stopped: {found}",
+        if s.suspects_checked == 1 {
+            "1 statement".to_string()
+        } else {
+            format!("{} statements", s.suspects_checked)
+        }
+    ))
+}
+
+/// `diagnosis #1 (cost 1, optimal)`; `index` is 0-based. When the search
+/// did not finish (`complete` false) optimality is only over the program
+/// paths it explored, and the title says so.
+pub fn diagnosis_title(index: usize, d: &Diagnosis, complete: bool) -> String {
+    let kind = match d.kind {
+        DiagnosisKind::Optimal if complete => "optimal",
+        DiagnosisKind::Optimal => "optimal among the paths explored",
+        DiagnosisKind::Minimal => "minimal",
+    };
+    format!("diagnosis #{} (cost {}, {kind})", index + 1, d.cost)
+}
+
+/// `explains all 3 failing tests at once` / `explains the failing test t7`.
+pub fn explains(report: &DiagnosisReport) -> String {
+    match report.failing_tests.as_slice() {
+        [one] => format!("explains the failing test {one}"),
+        many => format!("explains all {} failing tests at once", many.len()),
+    }
+}
+
+/// Whether the search was complete, or why it stopped.
+pub fn completeness(report: &DiagnosisReport) -> String {
+    match (&report.stopped, report.complete) {
+        (_, true) => {
+            "search complete: every subset-minimal diagnosis up to the size bound was found".into()
+        }
+        (Some(why), false) => {
+            format!("search incomplete, more diagnoses may exist; stopped early: {why}")
+        }
+        (None, false) => "search incomplete, more diagnoses may exist".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnosis::example::{angelic, report};
+
+    #[test]
+    fn the_spectrum_guided_check_is_reported_only_when_it_ran() {
+        let mut r = report();
+        assert_eq!(suspects_checked(&r), None);
+        r.stats.suspects_checked = 27;
+        assert_eq!(
+            suspects_checked(&r).unwrap(),
+            "27 statements on the spectrum's top lines checked one at a time after the search stopped: none alone explains every failing test"
+        );
+        r.stats.suspects_explaining = 1;
+        assert!(suspects_checked(&r)
+            .unwrap()
+            .ends_with(": 1 alone explains every failing test (listed as a minimal diagnosis)"));
+    }
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+                "111th"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_value_on_a_shared_line_names_its_column_and_printed_argument() {
+        let mut a = angelic("t7", 38, 3, 0);
+        a.column = Some(29);
+        assert_eq!(angelic_line(&a), "mid.c:38:29 (3rd run) = 0 makes t7 pass");
+        a.column = None;
+        a.argument = Some(2);
+        assert_eq!(
+            angelic_line(&a),
+            "mid.c:38 (3rd run, 2nd value printed) = 0 makes t7 pass"
+        );
+    }
+
+    #[test]
+    fn optimality_is_claimed_only_for_a_finished_search() {
+        let r = report();
+        let d = &r.diagnoses[0];
+        assert_eq!(
+            diagnosis_title(0, d, true),
+            "diagnosis #1 (cost 1, optimal)"
+        );
+        assert_eq!(
+            diagnosis_title(0, d, false),
+            "diagnosis #1 (cost 1, optimal among the paths explored)"
+        );
+    }
+
+    #[test]
+    fn an_angelic_value_in_one_line() {
+        assert_eq!(
+            angelic_line(&angelic("t7", 22, 1, 5)),
+            "mid.c:22 (1st run) = 5 makes t7 pass"
+        );
+    }
+
+    #[test]
+    fn hints_combine_tests_sharing_a_value_and_drop_unverified_ones() {
+        let a = angelic("t7", 22, 1, 5);
+        assert_eq!(hint_label([&a]).as_deref(), Some("⟵ 5 makes t7 pass"));
+        let b = angelic("t8", 22, 1, 5);
+        let c = angelic("t9", 22, 3, -1);
+        let mut unverified = angelic("t10", 22, 1, 7);
+        unverified.verified = false;
+        assert_eq!(
+            hint_label([&a, &b, &c, &unverified, &a]).as_deref(),
+            Some("⟵ 5 makes t7, t8 pass; -1 (3rd run) makes t9 pass")
+        );
+        assert_eq!(hint_label([&unverified]), None);
+    }
+
+    #[test]
+    fn completeness_says_why_the_search_stopped() {
+        let mut r = report();
+        assert!(completeness(&r).starts_with("search complete"));
+        r.complete = false;
+        r.stopped = Some("time budget of 30 s".into());
+        assert_eq!(
+            completeness(&r),
+            "search incomplete, more diagnoses may exist; stopped early: time budget of 30 s"
+        );
+        assert_eq!(explains(&r), "explains all 2 failing tests at once");
+    }
+}
