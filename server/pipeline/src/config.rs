@@ -60,6 +60,18 @@ pub struct BuildSection {
     pub cflags: Vec<String>,
     #[serde(default)]
     pub ldflags: Vec<String>,
+    /// Which coverage the build records: gcc's (`gcov`) or clang's
+    /// source-based coverage (`clang`).
+    #[serde(default)]
+    pub coverage: CoverageTool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CoverageTool {
+    #[default]
+    Gcov,
+    Clang,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -153,7 +165,7 @@ impl Config {
             if !(t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
                 return Err(fail(
                     "timeout",
-                    format!("[run] timeout must be a number of seconds between 0 and {MAX_TIMEOUT_SECONDS} (a week), not {t}"),
+                    format!("[run] timeout must be a number of seconds more than 0 and at most {MAX_TIMEOUT_SECONDS} (a week), not {t}"),
                 ));
             }
         }

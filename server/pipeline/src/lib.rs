@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod cancel;
+pub mod clang_cov;
 mod command;
 pub mod config;
 pub mod detect;

@@ -4,6 +4,8 @@
 
 use crate::build::{self, find_notes, Built};
 use crate::cancel::CancelToken;
+use crate::clang_cov::{self, ClangTools};
+use crate::config::CoverageTool;
 use crate::discover::{self, DEFAULT_TIMEOUT};
 use crate::error::{PipelineError, Result};
 use crate::execute::{execute, Execution};
@@ -57,7 +59,17 @@ pub fn localize(
     cancel: &CancelToken,
 ) -> Result<RunResults> {
     let _lock = crate::lock::RunLock::acquire(&project.work_dir())?;
-    let tools = Toolchain::find(&project.config)?;
+    let clang = match project.config.build.coverage {
+        CoverageTool::Gcov => None,
+        CoverageTool::Clang => Some(ClangTools::find(&project.config)?),
+    };
+    let tools = match &clang {
+        None => Toolchain::find(&project.config)?,
+        Some(c) => Toolchain {
+            cc: c.clang.clone(),
+            gcov: String::new(),
+        },
+    };
     let jobs = options
         .jobs
         .or(project.config.run.jobs)
@@ -80,7 +92,16 @@ pub fn localize(
     let specs = discover::discover(project, &built, timeout)?;
     check_cancel(cancel)?;
 
-    let finished = run_all(project, &built, &tools, &specs, jobs, progress, cancel)?;
+    let finished = run_all(
+        project,
+        &built,
+        &tools,
+        clang.as_ref(),
+        &specs,
+        jobs,
+        progress,
+        cancel,
+    )?;
     check_cancel(cancel)?;
     assemble(project, &built, &tools, &specs, finished, &digests)
 }
@@ -96,10 +117,12 @@ fn check_cancel(cancel: &CancelToken) -> Result<()> {
 /// Tests whose counters one gcov process reads.
 const GCOV_BATCH: usize = 32;
 
+#[allow(clippy::too_many_arguments)]
 fn run_all(
     project: &Project,
     built: &Built,
     tools: &Toolchain,
+    clang: Option<&ClangTools>,
     specs: &[TestSpec],
     jobs: usize,
     progress: &(dyn Fn(Progress) + Sync),
@@ -118,7 +141,15 @@ fn run_all(
 
     let finished_count = AtomicUsize::new(0);
     let executions = parallel(specs.len(), jobs, cancel, |i| {
-        let execution = execute(&specs[i], &prefixes[i], output_limit, cancel);
+        let execution = match clang {
+            None => execute(&specs[i], &prefixes[i], output_limit, cancel),
+            Some(_) => {
+                // clang's runtime writes where LLVM_PROFILE_FILE says.
+                let mut spec = specs[i].clone();
+                spec.env.push(clang_cov::profile_env(&prefixes[i]));
+                execute(&spec, &prefixes[i], output_limit, cancel)
+            }
+        };
         let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
         progress(Progress::Running {
             done,
@@ -127,21 +158,39 @@ fn run_all(
         });
         execution
     });
-    check_cancel(cancel)?;
+    if cancel.is_cancelled() {
+        // A cancelled run leaves nothing behind: its partial outputs are useless.
+        let _ = std::fs::remove_dir_all(&runs_dir);
+        return Err(PipelineError::Cancelled);
+    }
 
     progress(Progress::Collecting);
-    // Read after all tests ran: a runner may build while its tests run.
-    let notes = gcov::data_paths(&find_notes(&built.notes_dir));
-    let batches: Vec<&[PathBuf]> = prefixes.chunks(GCOV_BATCH).collect();
-    let coverage = parallel(batches.len(), jobs, cancel, |b| {
-        gcov::read_coverage(&tools.gcov, batches[b], &notes)
-    });
-    let _ = std::fs::remove_dir_all(&runs_dir);
-    check_cancel(cancel)?;
-
     let mut coverage_per_test = Vec::with_capacity(specs.len());
-    for batch in coverage {
-        coverage_per_test.extend(batch.ok_or(PipelineError::Cancelled)??);
+    if let Some(clang) = clang {
+        let program = built.program.as_deref().ok_or_else(|| {
+            PipelineError::Coverage("clang's coverage needs the program the tests run".into())
+        })?;
+        let cache = clang_cov::SourceCache::default();
+        let coverage = parallel(prefixes.len(), jobs, cancel, |i| {
+            clang_cov::read_test(clang, program, &prefixes[i], &cache)
+        });
+        let _ = std::fs::remove_dir_all(&runs_dir);
+        check_cancel(cancel)?;
+        for test in coverage {
+            coverage_per_test.push(test.ok_or(PipelineError::Cancelled)??);
+        }
+    } else {
+        // Read after all tests ran: a runner may build while its tests run.
+        let notes = gcov::data_paths(&find_notes(&built.notes_dir));
+        let batches: Vec<&[PathBuf]> = prefixes.chunks(GCOV_BATCH).collect();
+        let coverage = parallel(batches.len(), jobs, cancel, |b| {
+            gcov::read_coverage(&tools.gcov, batches[b], &notes)
+        });
+        let _ = std::fs::remove_dir_all(&runs_dir);
+        check_cancel(cancel)?;
+        for batch in coverage {
+            coverage_per_test.extend(batch.ok_or(PipelineError::Cancelled)??);
+        }
     }
     Ok(executions
         .into_iter()
@@ -186,9 +235,14 @@ fn assemble(
     finished: Vec<Finished>,
     digests: &BTreeMap<String, String>,
 ) -> Result<RunResults> {
-    let notes = find_notes(&built.notes_dir);
-    let executable =
-        gcov::executable_lines(&tools.gcov, &notes, &project.work_dir().join("notes-scan"))?;
+    let executable = match project.config.build.coverage {
+        CoverageTool::Gcov => {
+            let notes = find_notes(&built.notes_dir);
+            gcov::executable_lines(&tools.gcov, &notes, &project.work_dir().join("notes-scan"))?
+        }
+        // Every run exports the whole program's mapping, run or not.
+        CoverageTool::Clang => union(finished.iter().map(|f| &f.coverage)),
+    };
     let test_code = patterns(&project.test_code_globs());
     let excluded = patterns(&project.config.project.exclude);
 
@@ -330,6 +384,25 @@ fn excerpt(bytes: &[u8]) -> (String, bool) {
         String::from_utf8_lossy(&bytes[..bytes.len().min(STORED_OUTPUT)]).into_owned(),
         cut,
     )
+}
+
+/// Every line any of the coverages maps, with the functions they define.
+fn union<'a>(coverages: impl Iterator<Item = &'a Coverage>) -> Coverage {
+    let mut all = Coverage::new();
+    for coverage in coverages {
+        for (path, counts) in coverage {
+            let entry = all.entry(path.clone()).or_default();
+            for line in counts.lines.keys() {
+                entry.lines.entry(*line).or_insert((0, Vec::new()));
+            }
+            for f in &counts.functions {
+                if !entry.functions.contains(f) {
+                    entry.functions.push(*f);
+                }
+            }
+        }
+    }
+    all
 }
 
 /// Globs were validated when the configuration was read.

@@ -8,11 +8,12 @@
 
 mod cmake;
 pub mod diagnostics;
+pub mod nondet;
 mod runtime;
 mod sources;
 mod user_command;
 
-use crate::config::Kind;
+use crate::config::{CoverageTool, Kind};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -22,6 +23,14 @@ use std::path::{Path, PathBuf};
 /// Compiler flags of every coverage build. `-O0` keeps lines and counts
 /// faithful to the source.
 pub const COVERAGE_CFLAGS: &str = "--coverage -O0 -g";
+
+/// Compiler and linker flags of the project's coverage build.
+pub fn coverage_flags(project: &Project) -> (&'static str, &'static str) {
+    match project.config.build.coverage {
+        CoverageTool::Gcov => (COVERAGE_CFLAGS, "--coverage"),
+        CoverageTool::Clang => (crate::clang_cov::CFLAGS, crate::clang_cov::LDFLAGS),
+    }
+}
 
 /// What the build produced and where.
 #[derive(Debug, Clone)]
@@ -44,13 +53,29 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built>
     let work = project.work_dir();
     std::fs::create_dir_all(&work)
         .map_err(|e| PipelineError::io(format!("creating {}", work.display()), e))?;
-    let runtime = runtime::build_runtime(&tools.cc, &work)?;
+    let clang = project.config.build.coverage == CoverageTool::Clang;
+    if clang
+        && (project.kind != Kind::Io
+            || project.config.build.sources.is_none() && project.config.build.command.is_none())
+    {
+        return Err(PipelineError::Config {
+            path: project.root.join(crate::config::CONFIG_FILE),
+            message: "`coverage = \"clang\"` works with input/output tests and `[build] sources` or `command` (faultlens reads the coverage of the program they run); use `coverage = \"gcov\"` for CTest and runner projects".into(),
+        });
+    }
+    let dump = if clang {
+        crate::clang_cov::DUMP_FUNCTION
+    } else {
+        "__gcov_dump"
+    };
+    let runtime = runtime::build_runtime(&tools.cc, &work, dump)?;
+    let (cflags, ldflags) = coverage_flags(project);
     let env = vec![
         ("CC".to_string(), tools.cc.clone()),
-        ("CFLAGS".to_string(), COVERAGE_CFLAGS.to_string()),
+        ("CFLAGS".to_string(), cflags.to_string()),
         (
             "LDFLAGS".to_string(),
-            format!("--coverage {}", runtime.display()),
+            format!("{ldflags} {}", runtime.display()),
         ),
     ];
     let built = match (project.kind, &project.config.build) {
@@ -67,7 +92,18 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built>
         (Kind::Runner, _) => user_command::no_build(project, env)?,
     };
     let builds_later = project.kind == Kind::Runner && project.config.build.command.is_none();
-    if !builds_later && find_notes(&built.notes_dir).is_empty() {
+    if clang {
+        // clang keeps the coverage mapping in the program itself.
+        if built.program.as_ref().is_some_and(|p| !p.is_file()) {
+            return Err(PipelineError::Build {
+                message: format!(
+                    "the build succeeded but did not produce {}; set [build] program to the path your build command writes",
+                    built.program.as_ref().map_or(String::new(), |p| p.display().to_string())
+                ),
+                diagnostics: Vec::new(),
+            });
+        }
+    } else if !builds_later && find_notes(&built.notes_dir).is_empty() {
         return Err(PipelineError::Build {
             message: format!(
                 "the build succeeded but produced no coverage data (no .gcno files under {}).\n\

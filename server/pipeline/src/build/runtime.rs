@@ -4,7 +4,8 @@
 //! dies of a signal writes nothing. The runtime installs handlers for the
 //! fatal signals (and SIGTERM, which faultlens sends on timeout) that write
 //! the counters with `__gcov_dump()` and then die of the same signal, so a
-//! crashing or hanging test keeps the coverage it gathered.
+//! crashing or hanging test keeps the coverage it gathered. With clang's
+//! coverage the handler calls `__llvm_profile_write_file()` instead.
 
 use crate::command::run_step;
 use crate::error::{PipelineError, Result};
@@ -14,9 +15,9 @@ use std::process::Command;
 const SOURCE: &str = r#"/* Written by faultlens; linked into coverage builds only. */
 #include <signal.h>
 #include <string.h>
-extern void __gcov_dump(void);
+extern void DUMP(void);
 static void faultlens_on_signal(int sig) {
-  __gcov_dump();
+  DUMP();
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -39,13 +40,22 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
 /// split or interpret (spaces, quotes), in a private directory under the
 /// system's temporary directory. The object's path goes into `LDFLAGS` and
 /// CMake's linker flags, which are split on whitespace.
-pub fn build_runtime(cc: &str, work_dir: &Path) -> Result<PathBuf> {
+/// `dump` is the coverage library's function that writes the counters
+/// (`__gcov_dump`, or clang's `__llvm_profile_write_file`).
+pub fn build_runtime(cc: &str, work_dir: &Path, dump: &str) -> Result<PathBuf> {
     let dir = runtime_dir(work_dir);
     std::fs::create_dir_all(&dir)
         .map_err(|e| PipelineError::io(format!("creating {}", dir.display()), e))?;
     let source = dir.join("faultlens_rt.c");
-    std::fs::write(&source, SOURCE)
-        .map_err(|e| PipelineError::io(format!("writing {}", source.display()), e))?;
+    std::fs::write(
+        &source,
+        format!(
+            "{}{}",
+            SOURCE.replace("DUMP", dump),
+            super::nondet::native_source()
+        ),
+    )
+    .map_err(|e| PipelineError::io(format!("writing {}", source.display()), e))?;
     let object = dir.join("faultlens_rt.o");
     let mut cmd = Command::new(cc);
     cmd.args(["-c", "-O0", "-fPIC"])

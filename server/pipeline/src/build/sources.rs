@@ -1,6 +1,6 @@
 //! `[build] sources`: faultlens compiles and links the program itself.
 
-use super::{failed, Built, COVERAGE_CFLAGS};
+use super::{coverage_flags, failed, Built};
 use crate::command::run_step;
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
@@ -56,7 +56,7 @@ pub fn build(
     let compile = |(source, object): &(std::path::PathBuf, std::path::PathBuf)| -> Result<()> {
         let mut cmd = Command::new(&tools.cc);
         cmd.arg("-c")
-            .args(COVERAGE_CFLAGS.split_whitespace())
+            .args(coverage_flags(project).0.split_whitespace())
             .args(&project.config.build.cflags)
             .arg(source)
             .arg("-o")
@@ -82,7 +82,7 @@ pub fn build(
         .unwrap_or_else(|| "prog".into());
     let program = build_dir.join(&program_name);
     let mut link = Command::new(&tools.cc);
-    link.arg("--coverage")
+    link.arg(coverage_flags(project).1)
         .args(&objects)
         .arg(runtime)
         .args(&project.config.build.ldflags)

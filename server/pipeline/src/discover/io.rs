@@ -122,6 +122,19 @@ fn declared(
             }
         }
     }
+    // Tests written by `faultlens generate`; a copy kept in faultlens.toml wins.
+    for g in crate::discover::generated::read(project)? {
+        if !tests.iter().any(|t| t.name == g.name) {
+            tests.push(make(
+                g.name,
+                g.args,
+                g.stdin,
+                g.stdout,
+                g.exit,
+                Some(g.location),
+            ));
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     for t in &tests {
         if !seen.insert(t.name.clone()) {

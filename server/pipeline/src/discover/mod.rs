@@ -1,6 +1,7 @@
 //! Test discovery: every suite kind lowers its tests to [`TestSpec`]s.
 
 mod ctest;
+pub mod generated;
 mod io;
 mod runner;
 

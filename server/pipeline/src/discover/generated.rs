@@ -1,0 +1,125 @@
+//! Tests written by `faultlens generate`: `.faultlens/generated-tests.toml`.
+//!
+//! The file holds `[[test]]` tables of the same form as `faultlens.toml`'s
+//! (`name`, `args`, `stdin`, `expected_stdout`, `expected_exit`), so the user
+//! can copy an entry into `faultlens.toml` to keep it. Io discovery reads the
+//! file when it exists and runs its tests like any other; an entry whose name
+//! `faultlens.toml` already declares (a copied one) is skipped there.
+
+use crate::config::{line_of, IoTest};
+use crate::error::{PipelineError, Result};
+use crate::project::Project;
+use faultlens_core::results::Location;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Name of the file under the project's `.faultlens/`.
+pub const FILE: &str = "generated-tests.toml";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedFile {
+    #[serde(default)]
+    test: Vec<IoTest>,
+}
+
+/// One generated test, ready to become a [`crate::testspec::TestSpec`].
+#[derive(Debug, Clone)]
+pub struct GeneratedTest {
+    pub name: String,
+    pub args: Vec<String>,
+    pub stdin: Vec<u8>,
+    pub stdout: Option<Vec<u8>>,
+    pub exit: Option<i32>,
+    pub location: Location,
+}
+
+/// Where the generated tests of `project` are kept.
+pub fn path(project: &Project) -> PathBuf {
+    project.work_dir().join(FILE)
+}
+
+/// The generated tests, or none when the file does not exist.
+pub fn read(project: &Project) -> Result<Vec<GeneratedTest>> {
+    read_file(&path(project), &project.root)
+}
+
+fn read_file(path: &Path, root: &Path) -> Result<Vec<GeneratedTest>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(PipelineError::io(format!("reading {}", path.display()), e)),
+    };
+    let bad = |message: String| PipelineError::Config {
+        path: path.to_path_buf(),
+        message: format!("{message}; delete the file or run `faultlens generate` again"),
+    };
+    let file: GeneratedFile = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let relative = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let mut tests = Vec::new();
+    for t in file.test {
+        if t.stdin_file.is_some() || t.expected_stdout_file.is_some() {
+            return Err(bad(format!(
+                "test {:?}: generated tests hold their data inline (stdin, expected_stdout), not in files",
+                t.name
+            )));
+        }
+        let line = line_of(&text, &format!("\"{}\"", t.name)).unwrap_or(1);
+        tests.push(GeneratedTest {
+            location: Location {
+                file: relative.clone(),
+                line,
+            },
+            stdin: t.stdin.unwrap_or_default().into_bytes(),
+            stdout: t.expected_stdout.map(String::into_bytes),
+            exit: t.expected_exit,
+            args: t.args,
+            name: t.name,
+        });
+    }
+    Ok(tests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_file_is_no_tests() {
+        let dir = tempfile::tempdir().unwrap();
+        let tests = read_file(&dir.path().join(FILE), dir.path()).unwrap();
+        assert!(tests.is_empty());
+    }
+
+    #[test]
+    fn reads_entries_with_their_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".faultlens").join(FILE);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            "# generated\n[[test]]\nname = \"gen-sfo-1\"\nstdin = \"2 1 3\"\n\n[[test]]\nname = \"gen-sfo-2\"\nstdin = \"0\"\nexpected_exit = 0\n",
+        )
+        .unwrap();
+        let tests = read_file(&path, dir.path()).unwrap();
+        assert_eq!(tests.len(), 2);
+        assert_eq!(tests[0].name, "gen-sfo-1");
+        assert_eq!(tests[0].stdin, b"2 1 3");
+        assert_eq!(tests[0].location.line, 3);
+        assert_eq!(tests[0].location.file, ".faultlens/generated-tests.toml");
+        assert_eq!(tests[1].exit, Some(0));
+    }
+
+    #[test]
+    fn bad_file_says_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE);
+        std::fs::write(&path, "[[test]]\nname = 3\n").unwrap();
+        let err = read_file(&path, dir.path()).unwrap_err().to_string();
+        assert!(err.contains("faultlens generate"), "{err}");
+    }
+}
