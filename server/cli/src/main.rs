@@ -1,6 +1,7 @@
 //! The `faultlens` command line.
 
 mod commands;
+mod interrupt;
 mod output;
 mod progress;
 
@@ -13,7 +14,8 @@ use std::process::ExitCode;
 #[command(
     name = "faultlens",
     version,
-    about = "Shows which lines of a C program most likely hold the bug behind a failing test."
+    about = "Shows which lines of a C program most likely hold the bug behind a failing test.",
+    after_help = TOP_EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -93,8 +95,84 @@ enum Command {
         #[arg(long)]
         trace: bool,
     },
+    /// Diagnose every failing test at once: the statements whose change explains them all, with verified angelic values.
+    #[command(after_help = DIAGNOSE_EXIT_CODES)]
+    Diagnose {
+        /// Project root (default: the current directory).
+        path: Option<PathBuf>,
+        /// Output: a table for people, the diagnosis document as JSON, or SARIF 2.1.0.
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+        /// Time budget of the search in seconds (default: 30); what was found by then is reported.
+        #[arg(long, value_parser = parse_seconds)]
+        time_limit: Option<f64>,
+        /// Largest diagnosis (statements) enumerated (default: 3).
+        #[arg(long, value_parser = parse_count)]
+        max_size: Option<usize>,
+        /// Diagnoses reported at most (default: 20).
+        #[arg(long, value_parser = parse_count)]
+        max: Option<usize>,
+    },
+    /// Generate tests that sharpen the ranking of a harness (free inputs from __VERIFIER_nondet_*, asserts as the specification), then localize with them.
+    #[command(after_help = GENERATE_EXIT_CODES)]
+    Generate {
+        /// Project root (default: the current directory).
+        path: Option<PathBuf>,
+        /// sfo: failing runs until the lines all failures share are known; sfo_p: then passing runs with new coverage; sat-tar: runs closest to the failing run on its suspects.
+        #[arg(long, default_value = "sfo_p", value_parser = parse_strategy)]
+        strategy: String,
+        /// Tests to add at most (sfo_p: passing runs, default 20; sat-tar: rounds, default 20; sfo: no limit).
+        #[arg(long, value_parser = parse_count)]
+        max: Option<usize>,
+        /// Measure the rank changes are shown under.
+        #[arg(long, short, default_value = "ochiai", value_parser = parse_measure)]
+        measure: Measure,
+        /// How runs are found: enumerate (every path over a small input domain, in the interpreter) or solver (SAT on the C model's encoding).
+        #[arg(long, default_value = "enumerate", value_parser = parse_explorer)]
+        explorer: String,
+    },
     /// Serve the Language Server Protocol over stdin/stdout (for editors).
     Lsp,
+}
+
+/// Exit statuses, stated in `--help` so scripts and CI can rely on them.
+const TOP_EXIT_CODES: &str = "\
+Exit status:
+  0    success
+  1    error (the message says what is wrong and what to do)
+  2    usage error (unknown option or value)
+  3    no test fails: nothing to localize or diagnose
+  4    diagnose: the program is outside faultlens's model of C; generate: a generated test missed its predicted verdict
+  130  interrupted (Ctrl-C or SIGTERM)";
+
+const DIAGNOSE_EXIT_CODES: &str = "\
+Exit status:
+  0    diagnosed (written to .faultlens/diagnosis.json)
+  1    error (the message says what is wrong and what to do)
+  2    usage error
+  3    no test fails: nothing to diagnose
+  4    the program is outside faultlens's model of C (the message names the construct and where it is)
+  130  interrupted (Ctrl-C or SIGTERM); the diagnosis was not written";
+
+const GENERATE_EXIT_CODES: &str = "\
+Exit status:
+  0    tests generated and every one got the verdict the model predicted
+  1    error (the message says what is wrong and what to do)
+  2    usage error (e.g. an unknown --strategy or --explorer)
+  4    a generated test did not get the verdict the model predicted
+  130  interrupted (Ctrl-C or SIGTERM)";
+
+/// Checked at parse time so a wrong name is a usage error (exit 2) before any work.
+fn parse_strategy(name: &str) -> Result<String, String> {
+    faultlens_generate::Strategy::parse(name)
+        .map(|_| name.to_string())
+        .ok_or_else(|| format!("unknown strategy {name:?}: use sfo, sfo_p or sat-tar"))
+}
+
+fn parse_explorer(name: &str) -> Result<String, String> {
+    faultlens_generate::session::ExplorerKind::parse(name)
+        .map(|_| name.to_string())
+        .ok_or_else(|| format!("unknown explorer {name:?}: use enumerate or solver"))
 }
 
 fn parse_measure(name: &str) -> Result<Measure, String> {
@@ -105,7 +183,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(t) if t > 0.0 && t <= faultlens_pipeline::config::MAX_TIMEOUT_SECONDS => Ok(t),
         _ => Err(format!(
-            "{text:?} is not a number of seconds between 0 and {} (a week)",
+            "{text:?} is not a number of seconds more than 0 and at most {} (a week)",
             faultlens_pipeline::config::MAX_TIMEOUT_SECONDS
         )),
     }
@@ -115,6 +193,13 @@ fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("{text:?} is not a number of jobs (1 or more)")),
+    }
+}
+
+fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a whole number of 1 or more")),
     }
 }
 
@@ -143,12 +228,32 @@ fn main() -> ExitCode {
         } => commands::eval::run(paths, &measures, json),
         Command::Measures => commands::measures::run(),
         Command::Interpret { path, test, trace } => commands::interpret::run(path, &test, trace),
+        Command::Diagnose {
+            path,
+            format,
+            time_limit,
+            max_size,
+            max,
+        } => commands::diagnose::run(commands::diagnose::DiagnoseArgs {
+            path,
+            format,
+            time_limit,
+            max_size,
+            max,
+        }),
+        Command::Generate {
+            path,
+            strategy,
+            max,
+            measure,
+            explorer,
+        } => commands::generate::run(path, &strategy, max, measure, &explorer),
         Command::Lsp => faultlens_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
         Err(e) if is_cancelled(&e) => {
-            eprintln!("faultlens: cancelled; nothing was written");
+            eprintln!("faultlens: cancelled; the interrupted run wrote no results");
             ExitCode::from(130)
         }
         Err(e) => {

@@ -1,6 +1,8 @@
-//! The progress bar on stderr while building and running tests. When stderr
+//! The progress bar on stderr while building and running tests, and while
+//! diagnosing. When stderr
 //! is not a terminal (CI logs), one plain line per phase instead.
 
+use faultlens_diagnose::DiagnoseProgress;
 use faultlens_pipeline::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -69,6 +71,49 @@ impl Reporter {
                     }
                 }
             }
+        }
+    }
+
+    /// The diagnosis's phases: one line each when stderr is not a terminal.
+    pub fn update_diagnosis(&self, progress: DiagnoseProgress) {
+        let (phase, detail) = match &progress {
+            DiagnoseProgress::Loading => ("loading the C model", String::new()),
+            DiagnoseProgress::Encoding { done, total, test } => (
+                "encoding the failing tests",
+                format!("{done}/{total} {test}"),
+            ),
+            DiagnoseProgress::Solving { found } => {
+                ("searching diagnoses", format!("{found} found"))
+            }
+            DiagnoseProgress::Checking { done, total } => (
+                "checking the spectrum's top lines one statement at a time",
+                format!("{done}/{total}"),
+            ),
+            DiagnoseProgress::Verifying { done, total } => (
+                "verifying angelic values by replay",
+                format!("{done}/{total}"),
+            ),
+        };
+        let first_of_phase = {
+            let mut last = self.last_phase.lock().unwrap();
+            let first = *last != Some(phase);
+            *last = Some(phase);
+            first
+        };
+        if first_of_phase {
+            self.bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg}").expect("valid template"),
+            );
+            self.bar
+                .enable_steady_tick(std::time::Duration::from_millis(100));
+            if !self.interactive {
+                eprintln!("faultlens: {phase}");
+            }
+        }
+        if detail.is_empty() {
+            self.bar.set_message(phase);
+        } else {
+            self.bar.set_message(format!("{phase}: {detail}"));
         }
     }
 

@@ -223,3 +223,56 @@ fn a_corrupt_results_file_is_reported_not_a_panic() {
         "{err}"
     );
 }
+
+#[test]
+fn a_wrong_generate_strategy_or_explorer_is_a_usage_error_before_any_work() {
+    let dir = fixture("mid-args");
+    for args in [["--strategy", "foo"], ["--explorer", "bar"]] {
+        let mut all = vec!["generate", dir.path().to_str().unwrap()];
+        all.extend_from_slice(&args);
+        let out = faultlens(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(args[1]), "{}", stderr(&out));
+    }
+    assert!(!dir.path().join(".faultlens").exists(), "nothing was built");
+}
+
+#[test]
+fn help_states_the_exit_codes() {
+    for (args, codes) in [
+        (&["--help"][..], &["0 ", "1 ", "2 ", "3 ", "4 ", "130 "][..]),
+        (
+            &["diagnose", "--help"][..],
+            &["0 ", "1 ", "2 ", "3 ", "4 ", "130 "][..],
+        ),
+        (
+            &["generate", "--help"][..],
+            &["0 ", "1 ", "2 ", "4 ", "130 "][..],
+        ),
+    ] {
+        let out = faultlens(args);
+        assert!(out.status.success(), "{args:?}");
+        let text = stdout(&out);
+        let section = text
+            .split("Exit status:")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{args:?} has no exit status section:\n{text}"));
+        for code in codes {
+            assert!(
+                section.lines().any(|l| l.trim_start().starts_with(code)),
+                "{args:?}: exit status {code} not stated:\n{section}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_zero_time_limit_says_the_range_it_must_lie_in() {
+    let out = faultlens(&["diagnose", ".", "--time-limit", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("more than 0 and at most 604800"),
+        "{}",
+        stderr(&out)
+    );
+}

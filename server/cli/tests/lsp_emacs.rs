@@ -85,3 +85,69 @@ fn emacs_eglot_shows_diagnostics_hover_and_the_ranking() {
     assert!(stdout.contains("RANKING ochiai 3"), "{stdout}");
     assert!(stdout.contains("STATUS done"), "{stdout}");
 }
+
+#[test]
+fn emacs_eglot_shows_the_diagnosis_in_flymake_hover_and_inlay_hints() {
+    if !emacs_with_eglot() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("mid-args");
+    std::fs::create_dir_all(&root).unwrap();
+    for entry in std::fs::read_dir(repo().join("fixtures/mid-args")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), root.join(entry.file_name())).unwrap();
+        }
+    }
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&root)
+        .status();
+    assert!(git.is_ok_and(|s| s.success()), "git init");
+    // The real engine, through the CLI (localizes first). Its angelic values
+    // are verified after the search: give it the default budget, so a busy
+    // machine still leaves time for them.
+    let diagnosed = Command::new(BIN)
+        .args(["diagnose", "--time-limit", "30"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        diagnosed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&diagnosed.stderr)
+    );
+
+    let out = Command::new("timeout")
+        .args(["120", "emacs", "--batch", "-q", "-l"])
+        .arg(repo().join("editors/emacs/check-faultlens.el"))
+        .env("FAULTLENS_REPO", repo())
+        .env("FAULTLENS_BIN", BIN)
+        .env("FAULTLENS_FILE", root.join("mid.c"))
+        .env("FAULTLENS_FAULT_LINE", "22")
+        .env("FAULTLENS_DIAGNOSIS", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "emacs check failed:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("DIAGNOSIS 22 ") && l.contains("diagnosis #1 (cost 1, optimal")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("HOVER-ANGELIC - mid.c:22 (1st run) = ")
+            && stdout.contains("makes wide-first-middle pass"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("HINT 22 ⟵ ") && stdout.contains("wide-first-middle"),
+        "{stdout}"
+    );
+}

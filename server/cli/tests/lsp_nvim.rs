@@ -1,7 +1,8 @@
 //! End to end in a real editor: headless Neovim with the configuration from
 //! `editors/neovim`, attached to the real `faultlens lsp`, on a copy of the
-//! mid-args fixture. The probe (tests/nvim/probe.lua) checks diagnostics,
-//! hover and code lenses as Neovim sees them and writes a JSON report.
+//! mid-args fixture. The probes (tests/nvim/probe.lua for the ranking,
+//! server/cli/tests/nvim/diagnosis_probe.lua for the diagnosis) check what
+//! Neovim sees and write a JSON report.
 
 use serde_json::Value;
 use std::io::Write;
@@ -55,15 +56,17 @@ fn copy_fixture(name: &str, to: &Path) -> PathBuf {
 /// Runs the probe on `file`; returns its report, failing with the report's
 /// errors when the probe failed.
 fn probe(file: &Path, fault_line: u32, run: bool) -> Value {
+    run_probe(&repo().join("tests/nvim/probe.lua"), file, fault_line, run)
+}
+
+/// Runs a Lua probe script in headless Neovim on `file`.
+fn run_probe(script: &Path, file: &Path, fault_line: u32, run: bool) -> Value {
     let report = file.with_extension("nvim-report.json");
     let output = Command::new("timeout")
         .arg("120")
         .arg("nvim")
         .args(["--headless", "--clean", "-u", "NONE", "-c"])
-        .arg(format!(
-            "luafile {}",
-            repo().join("tests/nvim/probe.lua").display()
-        ))
+        .arg(format!("luafile {}", script.display()))
         .arg(file)
         .env("FAULTLENS_BIN", BIN)
         .env("FAULTLENS_REPORT", &report)
@@ -148,4 +151,95 @@ fn neovim_runs_a_localization_in_a_trusted_workspace() {
         .unwrap()
         .iter()
         .any(|l| l["line"] == 21));
+}
+
+fn diagnosis_probe(file: &Path, run: bool) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim/diagnosis_probe.lua");
+    run_probe(&script, file, 22, run)
+}
+
+#[test]
+fn neovim_shows_a_stored_diagnosis_in_hover_and_inlay_hints() {
+    if !nvim_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = copy_fixture("mid-args", &dir.path().canonicalize().unwrap());
+    let out = Command::new(BIN)
+        .arg("localize")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some());
+    // A diagnosis as the engine writes it, with one verified angelic value.
+    let doc = serde_json::json!({
+        "diagnoses": [{"cost": 1, "kind": "optimal",
+            "statements": [{"file": "mid.c", "line": 22, "text": "return c;"}],
+            "angelic": [{"test": "wide-first-middle", "file": "mid.c", "line": 22, "instance": 1,
+                         "value": 5, "text": "5", "role": "value", "verified": true}]}],
+        "complete": true,
+        "failing_tests": ["first-middle-last-largest", "negative-first-middle", "wide-first-middle"],
+        "stats": {"first_ms": 1.0, "total_ms": 2.0, "sat_calls": 1, "variables": 1, "clauses": 1, "paths": 3}
+    });
+    std::fs::write(
+        root.join(".faultlens/diagnosis.json"),
+        serde_json::to_string_pretty(&doc).unwrap(),
+    )
+    .unwrap();
+    let report = diagnosis_probe(&root.join("mid.c"), false);
+    assert!(
+        report["hover"]
+            .as_str()
+            .unwrap()
+            .contains("mid.c:22 (1st run) = 5 makes wide-first-middle pass"),
+        "{report:#}"
+    );
+    let hint = report["inlay_hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["line"] == 21)
+        .unwrap();
+    assert_eq!(hint["label"], "⟵ 5 makes wide-first-middle pass");
+    assert!(report["shown_hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["line"] == 21 && h["text"] == " ⟵ 5 makes wide-first-middle pass"));
+}
+
+#[test]
+fn neovim_shows_the_angelic_values_of_the_servers_own_diagnosis() {
+    if !nvim_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = copy_fixture("mid-args", &dir.path().canonicalize().unwrap());
+    let report = diagnosis_probe(&root.join("mid.c"), true);
+    let stored: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join(".faultlens/diagnosis.json")).unwrap(),
+    )
+    .unwrap();
+    // Every value in the hint is one the engine verified for mid.c:22.
+    let hint = report["inlay_hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["line"] == 21)
+        .unwrap()["label"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let verified: Vec<String> = stored["diagnoses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["angelic"].as_array().unwrap().iter())
+        .filter(|a| a["verified"] == true && a["line"] == 22)
+        .map(|a| a["test"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        verified.iter().all(|t| hint.contains(t.as_str())),
+        "{hint} vs {verified:?}"
+    );
 }

@@ -179,3 +179,21 @@ fn blockrank_is_a_measure_like_the_others_with_its_block_in_the_json() {
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "blockrank");
 }
+
+#[test]
+fn measures_lists_every_measure_including_fusion_with_its_formula() {
+    let out = faultlens(&["measures"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for name in ["ochiai", "blockrank", "fusion"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} is not listed:\n{text}"
+        );
+    }
+    let fusion = text.lines().find(|l| l.starts_with("fusion ")).unwrap();
+    assert!(
+        fusion.contains("Ochiai + cores(l)/C + diagnoses(l)/D"),
+        "{fusion}"
+    );
+}

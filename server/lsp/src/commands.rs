@@ -1,6 +1,9 @@
 //! Workspace commands and the `faultlens/ranking` request: starting runs,
 //! showing failing tests, switching measures.
 
+use crate::diagnose_run::Trigger;
+use crate::diagnoses::DIAGNOSE;
+use crate::generate_lens::GENERATE_TESTS;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::server::Backend;
 use crate::state::UNTRUSTED;
@@ -20,8 +23,27 @@ impl Backend {
             })),
             SHOW_FAILING_TESTS => self.show_failing_tests(arguments).await,
             SET_MEASURE => self.set_measure(arguments).await,
+            DIAGNOSE => Ok(Some(match self.start_diagnosis(Trigger::Command).await {
+                Ok(run) => json!({ "started": true, "run": run }),
+                Err(reason) => json!({ "started": false, "reason": reason }),
+            })),
+            GENERATE_TESTS => {
+                let request = match crate::generate_run::parse_arguments(arguments) {
+                    Ok(r) => r,
+                    Err(problem) => {
+                        self.client
+                            .show_message(MessageType::WARNING, format!("faultlens: {problem}"))
+                            .await;
+                        return Err(Error::invalid_params(problem));
+                    }
+                };
+                Ok(Some(match self.start_generation(request).await {
+                    Ok(run) => json!({ "started": true, "run": run }),
+                    Err(reason) => json!({ "started": false, "reason": reason }),
+                }))
+            }
             other => Err(Error::invalid_params(format!(
-                "unknown command {other:?}; faultlens offers {LOCALIZE}, {SHOW_FAILING_TESTS} and {SET_MEASURE}"
+                "unknown command {other:?}; faultlens offers {LOCALIZE}, {SHOW_FAILING_TESTS}, {SET_MEASURE}, {DIAGNOSE} and {GENERATE_TESTS}"
             ))),
         }
     }
@@ -37,6 +59,11 @@ impl Backend {
                 if let Some(old) = state.run.take() {
                     old.cancel.cancel();
                 }
+                // The diagnosis would describe the results this run replaces.
+                state.cancel_diagnosis();
+                // A generation stops after its round; the run waits for it
+                // to write its tests (see `run`).
+                state.cancel_generation();
                 state.run_generation += 1;
                 let active = crate::state::ActiveRun {
                     generation: state.run_generation,

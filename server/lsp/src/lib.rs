@@ -7,15 +7,16 @@
 //! background.
 //!
 //! The pure modules (`settings`, `tracking`, `document`, `localization`,
-//! `placement`, `diagnostics`, `lenses`, `hover`, `scores`, `state`) compute
-//! what to show; `server`, `run` and `reload` move data between them, the
-//! client and the disk.
+//! `placement`, `diagnostics`, `lenses`, `hover`, `scores`, `diagnoses`,
+//! `state`) compute what to show; `server`, `run`, `diagnose_run` and
+//! `reload` move data between them, the client and the disk.
 //!
 //! # Protocol surface
 //!
 //! Initialization options (all optional): `{"trusted": false, "measure":
-//! "ochiai", "topN": 10, "autoRunOnSave": false, "timeoutSeconds": 10}`
-//! (`timeoutSeconds` defaults to the project's `[run] timeout`).
+//! "ochiai", "topN": 10, "autoRunOnSave": false, "timeoutSeconds": 10,
+//! "diagnose": true, "diagnoseTimeLimitSeconds": 30}` (`timeoutSeconds`
+//! defaults to the project's `[run] timeout`).
 //! Only `"trusted": true` lets the server build and run code; without it,
 //! results already in `.faultlens/results.json` are still shown.
 //! `workspace/didChangeConfiguration` accepts the same keys (except
@@ -29,6 +30,17 @@
 //!   line) or none: shows the failing tests that ran the line and answers
 //!   `[{"name", "reason", "location"?}]` (`location` is an LSP Location).
 //! - `faultlens.setMeasure`, arguments `["dstar"]`: re-ranks.
+//! - `faultlens.diagnose`: diagnoses the failing tests of the stored results
+//!   in the background (trusted only); answers like `faultlens.localize`.
+//! - `faultlens.generateTests`, arguments `[{"strategy": "sfo_p" | "sfo" |
+//!   "sat-tar", "max": 20}]` (optional): generates tests on a harness with
+//!   free inputs (`generate_run`; trusted only), one `$/progress` report per
+//!   round (`round k: gen-sfo_p-3 fails`), cancellable with
+//!   `window/workDoneProgress/cancel` or by a new localization, then
+//!   localizes again. Answers like `faultlens.localize`; a project without
+//!   free inputs answers `started: false` with the reason (also shown).
+//!   A lens "generate tests to break this tie" offers it on the first line
+//!   of a tie group holding rank 1 (harness projects, trusted workspaces).
 //!
 //! Custom messages:
 //! - request `faultlens/ranking`, params `{}` or `{"measure": "dstar"}`: the
@@ -38,7 +50,21 @@
 //!   "stale"}]}]}`, after every (re)ranking and edit.
 //! - notification `faultlens/status`: `{"state": "idle" | "running" | "done"
 //!   | "error" | "untrusted" | "stale" | "noResults", "message", "failing",
-//!   "total"}`.
+//!   "total", "diagnosis": {"state": "running" | "done" | "error" | "none",
+//!   "message"}, "generation": {"state": "running" | "idle", "message"}}`.
+//!
+//! # Diagnosis
+//!
+//! `.faultlens/diagnosis.json` (see `faultlens_core::diagnosis`) is read at
+//! startup and whenever it changes (watched and polled like the results).
+//! In a trusted workspace with `diagnose` on, a successful localization with
+//! failing tests starts the engine in the background (`diagnose_run`; its
+//! own `$/progress`), cancelled by a new run, an edit or a newer diagnosis.
+//! Diagnosed statements get diagnostics (code `diagnosis`), a hover section,
+//! inlay hints with the verified angelic values (`⟵ 5 makes t7 pass`;
+//! `inlayHintProvider`, `workspace/inlayHint/refresh` after new results) and
+//! a lens that re-runs the diagnosis; their lines are tracked through edits
+//! like ranked lines, and stale lines lose their hints.
 //!
 //! Progress (`window/workDoneProgress/create` + `$/progress`) is reported
 //! for runs when the client supports it; failures go to `window/showMessage`
@@ -62,9 +88,13 @@
 //! See `editors/README.md` for the same surface with editor set-ups.
 
 pub mod commands;
+pub mod diagnose_run;
+pub mod diagnoses;
 pub mod diagnostics;
 pub mod document;
 pub mod framing;
+pub mod generate_lens;
+pub mod generate_run;
 pub mod hover;
 pub mod lenses;
 pub mod localization;
@@ -78,6 +108,7 @@ pub mod server;
 pub mod settings;
 pub mod state;
 pub mod tracking;
+pub mod work_progress;
 
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -112,6 +143,10 @@ where
 {
     let (service, socket) = LspService::build(server::Backend::new)
         .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            server::Backend::progress_cancel,
+        )
         .finish();
     let backend = service.inner().clone();
     let (reader, writer) = tokio::io::duplex(1 << 16);

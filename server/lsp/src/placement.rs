@@ -5,10 +5,14 @@ use crate::localization::Entry;
 use crate::tracking::LineTracker;
 use tower_lsp_server::ls_types::{Position, Range, Uri};
 
+/// The `file` of a view that is not about the results' files.
+pub const NOT_IN_RESULTS: u32 = u32::MAX;
+
 /// One file of the results as the editor sees it.
 #[derive(Debug, Clone)]
 pub struct FileView<'a> {
-    /// Index into `results.files`.
+    /// Index into `results.files` (`NOT_IN_RESULTS` for a view of a
+    /// diagnosed file, which is named by path).
     pub file: u32,
     pub uri: Uri,
     /// Present when the document is open and may have been edited.
@@ -31,7 +35,13 @@ impl FileView<'_> {
     /// The current place of a ranked line of this file; `None` when the
     /// line was deleted.
     pub fn place(&self, entry: &Entry) -> Option<Placed> {
-        let baseline = entry.line0();
+        self.place_line(entry.line)
+    }
+
+    /// The current place of 1-based baseline line `line1` (tracked by this
+    /// view's tracker); `None` when the line was deleted.
+    pub fn place_line(&self, line1: u32) -> Option<Placed> {
+        let baseline = line1.saturating_sub(1);
         let tracked = match self.tracker {
             Some(t) => t.get(baseline),
             None => {

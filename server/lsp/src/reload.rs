@@ -1,7 +1,8 @@
-//! Reading the results file from disk (blocking; call it from
-//! `spawn_blocking`): notices whether it changed since the last read and
-//! ranks it.
+//! Reading the results and diagnosis files from disk (blocking; call it
+//! from `spawn_blocking`): notices whether they changed since the last read,
+//! ranks the results and indexes the diagnosis.
 
+use crate::diagnoses::Diagnoses;
 use crate::localization::Localization;
 use crate::state::FileSignature;
 use faultlens_core::measures::Measure;
@@ -95,6 +96,45 @@ pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Load
     }
 }
 
+/// What reading `.faultlens/diagnosis.json` found.
+#[derive(Debug)]
+pub enum LoadedDiagnosis {
+    Unchanged,
+    Missing,
+    Read(Box<Diagnoses>, FileSignature),
+    Broken(String, FileSignature),
+}
+
+/// Reads `<root>/.faultlens/diagnosis.json` unless its signature equals
+/// `known`. Diagnosed files modified after the document was written are
+/// marked changed (the document records no digests).
+pub fn load_diagnosis(root: &Path, known: Option<FileSignature>) -> LoadedDiagnosis {
+    let path = faultlens_diagnose::store::report_path(root);
+    let Some(sig) = signature(&path) else {
+        return LoadedDiagnosis::Missing;
+    };
+    if Some(sig) == known {
+        return LoadedDiagnosis::Unchanged;
+    }
+    match faultlens_diagnose::store::read_report(root) {
+        Ok(Some(report)) => {
+            let mut diag = Diagnoses::new(report, root);
+            diag.changed_on_disk = diag
+                .files()
+                .filter(|f| {
+                    std::fs::metadata(root.join(f))
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|modified| modified > sig.modified)
+                })
+                .map(String::from)
+                .collect();
+            LoadedDiagnosis::Read(Box::new(diag), sig)
+        }
+        Ok(None) => LoadedDiagnosis::Missing,
+        Err(e) => LoadedDiagnosis::Broken(e, sig),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +159,40 @@ mod tests {
         results.files[0].digest = None;
         let loc = Localization::new(results, Measure::Ochiai, root);
         assert_eq!(changed_since(&loc, root), HashSet::from([0]));
+    }
+
+    #[test]
+    fn a_diagnosis_is_read_and_files_edited_after_it_are_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert!(matches!(
+            load_diagnosis(root, None),
+            LoadedDiagnosis::Missing
+        ));
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/sum.c"), SOURCE).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        faultlens_diagnose::store::write_report(root, &crate::diagnoses::fixtures::report())
+            .unwrap();
+        let LoadedDiagnosis::Read(diag, sig) = load_diagnosis(root, None) else {
+            panic!("not read")
+        };
+        assert_eq!(diag.lines_of("src/sum.c"), vec![4, 6]);
+        assert!(diag.changed_on_disk.is_empty());
+        assert!(matches!(
+            load_diagnosis(root, Some(sig)),
+            LoadedDiagnosis::Unchanged
+        ));
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(root.join("src/sum.c"), format!("// x\n{SOURCE}")).unwrap();
+        let LoadedDiagnosis::Read(diag, _) = load_diagnosis(root, None) else {
+            panic!("not read")
+        };
+        assert!(diag.changed_on_disk.contains("src/sum.c"));
+        std::fs::write(faultlens_diagnose::store::report_path(root), "{").unwrap();
+        let LoadedDiagnosis::Broken(message, _) = load_diagnosis(root, None) else {
+            panic!("not broken")
+        };
+        assert!(message.contains("not a diagnosis document"), "{message}");
     }
 }

@@ -4,10 +4,11 @@
 use crate::diagnostics::{build_diagnostics, CompilerMessage};
 use crate::server::Backend;
 use crate::state::{ActiveRun, Problem};
+use crate::work_progress;
 use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
 use std::path::PathBuf;
 use std::time::Duration;
-use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
+use tower_lsp_server::ls_types::{MessageType, Uri};
 
 /// Progress as (percentage, message): building and discovery take the first
 /// tenth, test runs most of the rest.
@@ -32,27 +33,13 @@ pub async fn run(
     progress: bool,
 ) {
     let generation = active.generation;
-    let token = ProgressToken::String(format!("faultlens/run/{generation}"));
-    let reporter = if progress
-        && backend
-            .client
-            .create_work_done_progress(token.clone())
-            .await
-            .is_ok()
-    {
-        Some(
-            backend
-                .client
-                .progress(token, "faultlens")
-                .with_message("starting")
-                .with_percentage(0)
-                .begin()
-                .await,
-        )
-    } else {
-        None
-    };
+    let token = format!("faultlens/run/{generation}");
+    let reporter =
+        work_progress::with_percentage(&backend.client, progress, token, "faultlens").await;
 
+    // Wait for a stopped test generation to write its tests: discovery
+    // reads them.
+    drop(backend.generate_slot().lock().await);
     // Wait for a superseded run to stop: runs share the build directory.
     let _slot = backend.run_slot().lock().await;
     if !backend.is_current(generation) {
@@ -144,7 +131,14 @@ pub async fn run(
     }
     if current {
         match &outcome {
-            Ok(_) => backend.reload(false).await,
+            Ok(results) => {
+                backend.reload(false).await;
+                if results.failed_count() > 0 {
+                    let _ = backend
+                        .start_diagnosis(crate::diagnose_run::Trigger::AfterLocalization)
+                        .await;
+                }
+            }
             Err(PipelineError::Cancelled) => {}
             Err(e) => {
                 backend

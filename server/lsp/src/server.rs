@@ -3,12 +3,15 @@
 //! Requests answer from the last complete results; builds and test runs
 //! happen in background tasks (see `run`); commands live in `commands`.
 
+use crate::diagnoses::DIAGNOSE;
+use crate::generate_lens::GENERATE_TESTS;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::protocol::{Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
 use crate::state::{Problem, State, UNTRUSTED};
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tower_lsp_server::jsonrpc::Result;
@@ -42,6 +45,13 @@ struct Shared {
     /// Held by the run whose pipeline job is in progress: runs share the
     /// build directory, so a new run waits for a cancelled one to stop.
     run_slot: tokio::sync::Mutex<()>,
+    /// Held by the diagnosis whose engine is working: one at a time.
+    diagnose_slot: tokio::sync::Mutex<()>,
+    /// Held by the test generation whose session is working; a run waits
+    /// for a stopped one to write its tests.
+    generate_slot: tokio::sync::Mutex<()>,
+    /// Serializes reads of the diagnosis file.
+    diagnosis_reload: tokio::sync::Mutex<()>,
     client_caps: Mutex<ClientCaps>,
     /// Set by the first `initialized`: a repeated one starts nothing twice.
     started: std::sync::atomic::AtomicBool,
@@ -51,6 +61,7 @@ struct Shared {
 struct ClientCaps {
     watch_registration: bool,
     code_lens_refresh: bool,
+    inlay_hint_refresh: bool,
 }
 
 impl Backend {
@@ -62,6 +73,9 @@ impl Backend {
                 publish: tokio::sync::Mutex::new(()),
                 reload: tokio::sync::Mutex::new(()),
                 run_slot: tokio::sync::Mutex::new(()),
+                diagnose_slot: tokio::sync::Mutex::new(()),
+                generate_slot: tokio::sync::Mutex::new(()),
+                diagnosis_reload: tokio::sync::Mutex::new(()),
                 client_caps: Mutex::new(ClientCaps::default()),
                 started: std::sync::atomic::AtomicBool::new(false),
             }),
@@ -85,20 +99,35 @@ impl Backend {
     /// Sends what the current state shows: diagnostics, scores, status.
     pub async fn publish(&self) {
         let _order = self.shared.publish.lock().await;
-        let to_read = self.state().files_to_read();
-        let disk: HashMap<u32, String> = if to_read.is_empty() {
-            HashMap::new()
-        } else {
-            tokio::task::spawn_blocking(move || {
-                to_read
-                    .into_iter()
-                    .filter_map(|(f, path)| std::fs::read_to_string(path).ok().map(|t| (f, t)))
-                    .collect()
-            })
-            .await
-            .unwrap_or_default()
+        let (to_read, diag_to_read) = {
+            let state = self.state();
+            (state.files_to_read(), state.diag_files_to_read())
         };
-        let publication = self.state().publication(disk);
+        let (disk, diag_disk): (HashMap<u32, String>, HashMap<String, String>) =
+            if to_read.is_empty() && diag_to_read.is_empty() {
+                (HashMap::new(), HashMap::new())
+            } else {
+                tokio::task::spawn_blocking(move || {
+                    let read = |path: PathBuf| std::fs::read_to_string(path).ok();
+                    (
+                        to_read
+                            .into_iter()
+                            .filter_map(|(f, path)| read(path).map(|t| (f, t)))
+                            .collect(),
+                        diag_to_read
+                            .into_iter()
+                            .filter_map(|(f, path)| read(path).map(|t| (f, t)))
+                            .collect(),
+                    )
+                })
+                .await
+                .unwrap_or_default()
+            };
+        let publication = {
+            let mut state = self.state();
+            state.diag_disk_text.extend(diag_disk);
+            state.publication(disk)
+        };
         for (uri, diagnostics, version) in publication.diagnostics {
             self.client
                 .publish_diagnostics(uri, diagnostics, version)
@@ -139,6 +168,16 @@ impl Backend {
         }
     }
 
+    /// Asks the client to fetch inlay hints again, when it can.
+    pub fn refresh_inlay_hints(&self) {
+        if self.caps().inlay_hint_refresh {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let _ = client.inlay_hint_refresh().await;
+            });
+        }
+    }
+
     /// Sends only the status.
     pub async fn send_status(&self) {
         let status = self.state().status();
@@ -159,6 +198,8 @@ impl Backend {
         };
         let job = tokio::task::spawn_blocking(move || {
             let loaded = reload::load(&root, measure, known);
+            let harness = matches!(loaded, Loaded::Ranked(..))
+                && crate::generate_run::not_a_harness(&root).is_none();
             // The saved text of open documents: what the results describe.
             let on_disk: HashMap<Uri, String> = if matches!(loaded, Loaded::Ranked(..)) {
                 open.into_iter()
@@ -167,15 +208,16 @@ impl Backend {
             } else {
                 HashMap::new()
             };
-            (loaded, on_disk)
+            (loaded, on_disk, harness)
         });
-        let (loaded, on_disk) = job.await.unwrap_or_else(|e| {
+        let (loaded, on_disk, harness) = job.await.unwrap_or_else(|e| {
             (
                 Loaded::Broken(
                     format!("reading the results failed: {e}"),
                     dummy_signature(),
                 ),
                 HashMap::new(),
+                false,
             )
         });
         match loaded {
@@ -192,7 +234,11 @@ impl Backend {
                 }
             }
             Loaded::Ranked(loc, signature) => {
-                self.state().install(*loc, Some(signature), &on_disk);
+                {
+                    let mut state = self.state();
+                    state.harness = harness;
+                    state.install(*loc, Some(signature), &on_disk);
+                }
                 // A measure change while reading: rank again under the new one.
                 self.rerank().await;
                 self.publish().await;
@@ -224,6 +270,7 @@ impl Backend {
             loop {
                 ticks.tick().await;
                 backend.reload(false).await;
+                backend.reload_diagnosis(false).await;
             }
         });
     }
@@ -236,10 +283,13 @@ impl Backend {
         let client = self.client.clone();
         tokio::spawn(async move {
             let options = DidChangeWatchedFilesRegistrationOptions {
-                watchers: vec![FileSystemWatcher {
-                    glob_pattern: GlobPattern::String("**/.faultlens/results.json".into()),
-                    kind: None,
-                }],
+                watchers: ["**/.faultlens/results.json", "**/.faultlens/diagnosis.json"]
+                    .into_iter()
+                    .map(|glob| FileSystemWatcher {
+                        glob_pattern: GlobPattern::String(glob.into()),
+                        kind: None,
+                    })
+                    .collect(),
             };
             let registration = Registration {
                 id: "faultlens-results-watcher".into(),
@@ -250,7 +300,7 @@ impl Backend {
                 client
                     .log_message(
                         MessageType::INFO,
-                        format!("faultlens: the client did not accept a file watcher ({e}); polling the results file instead"),
+                        format!("faultlens: the client did not accept a file watcher ({e}); polling the results and diagnosis files instead"),
                     )
                     .await;
             }
@@ -262,16 +312,34 @@ impl Backend {
         &self.shared.run_slot
     }
 
+    /// The lock a diagnosis holds while its engine works.
+    pub fn diagnose_slot(&self) -> &tokio::sync::Mutex<()> {
+        &self.shared.diagnose_slot
+    }
+
+    /// The lock a test generation holds while its session works.
+    pub fn generate_slot(&self) -> &tokio::sync::Mutex<()> {
+        &self.shared.generate_slot
+    }
+
+    /// Serializes reads of the diagnosis file.
+    pub fn diagnosis_reload_lock(&self) -> &tokio::sync::Mutex<()> {
+        &self.shared.diagnosis_reload
+    }
+
     /// Waits until no pipeline job is working.
     pub async fn wait_idle(&self) {
         let _slot = self.shared.run_slot.lock().await;
     }
 
-    /// Cancels any run: the client is going away.
+    /// Cancels any run and diagnosis: the client is going away.
     pub fn cancel_run(&self) {
-        if let Some(run) = self.state().run.take() {
+        let mut state = self.state();
+        if let Some(run) = state.run.take() {
             run.cancel.cancel();
         }
+        state.cancel_diagnosis();
+        state.cancel_generation();
     }
 }
 
@@ -324,6 +392,10 @@ impl LanguageServer for Backend {
                 .and_then(|w| w.code_lens.as_ref())
                 .and_then(|c| c.refresh_support)
                 .unwrap_or(false);
+            client_caps.inlay_hint_refresh = workspace
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false);
         }
         if !problems.is_empty() {
             let client = self.client.clone();
@@ -357,11 +429,14 @@ impl LanguageServer for Backend {
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec![
                         LOCALIZE.into(),
                         SHOW_FAILING_TESTS.into(),
                         SET_MEASURE.into(),
+                        DIAGNOSE.into(),
+                        GENERATE_TESTS.into(),
                     ],
                     ..Default::default()
                 }),
@@ -398,6 +473,7 @@ impl LanguageServer for Backend {
         }
         self.spawn_watch_registration();
         self.reload(true).await;
+        self.reload_diagnosis(true).await;
         self.spawn_poller();
     }
 
@@ -425,6 +501,8 @@ impl LanguageServer for Backend {
                 return;
             }
             state.edit_generation += 1;
+            // The diagnosis describes the text before this edit.
+            state.cancel_diagnosis();
             state.edit_generation
         };
         // Publish once typing pauses; hovers and lenses read the state
@@ -474,6 +552,14 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
         self.reload(false).await;
+        self.reload_diagnosis(false).await;
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        Ok(Some(
+            self.state()
+                .inlay_hints(&params.text_document.uri, params.range),
+        ))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

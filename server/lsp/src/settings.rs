@@ -22,6 +22,11 @@ pub struct Settings {
     /// project's own (`[run] timeout` in faultlens.toml, else the pipeline's
     /// default).
     pub timeout: Option<Duration>,
+    /// Run the formula-based diagnosis after each localization with failing
+    /// tests (trusted workspaces only).
+    pub diagnose: bool,
+    /// Time budget of a background diagnosis.
+    pub diagnose_time_limit: Duration,
 }
 
 impl Default for Settings {
@@ -31,16 +36,26 @@ impl Default for Settings {
             top_n: 10,
             auto_run_on_save: false,
             timeout: None,
+            diagnose: true,
+            diagnose_time_limit: Duration::from_secs(DEFAULT_DIAGNOSE_SECONDS),
         }
     }
 }
+
+/// Default budget of a background diagnosis, in seconds.
+pub const DEFAULT_DIAGNOSE_SECONDS: u64 = 30;
+
+/// Largest accepted `diagnoseTimeLimitSeconds` (an hour: longer belongs in
+/// `faultlens diagnose`).
+pub const MAX_DIAGNOSE_SECONDS: f64 = 3600.0;
 
 /// Largest accepted `topN`: more would flood the editor without helping.
 pub const MAX_TOP_N: usize = 1000;
 
 impl Settings {
     /// Applies the keys present in `value` (an object with any of `measure`,
-    /// `topN`, `autoRunOnSave`, `timeoutSeconds`), leaving the others as they
+    /// `topN`, `autoRunOnSave`, `timeoutSeconds`, `diagnose`,
+    /// `diagnoseTimeLimitSeconds`), leaving the others as they
     /// are. Returns one human-readable problem per rejected value.
     pub fn apply(&mut self, value: &Value) -> Vec<String> {
         let mut problems = Vec::new();
@@ -84,6 +99,27 @@ impl Settings {
                 Some(s) if s > 0.0 && s <= 86_400.0 => self.timeout = Some(Duration::from_secs_f64(s)),
                 _ => problems.push(format!(
                     "setting faultlens.timeoutSeconds must be a number of seconds above 0 (at most 86400), got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("diagnose") {
+            match v.as_bool() {
+                Some(b) => self.diagnose = b,
+                None => problems.push(format!(
+                    "setting faultlens.diagnose must be true or false, got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("diagnoseTimeLimitSeconds") {
+            match v.as_f64() {
+                None if v.is_null() => {
+                    self.diagnose_time_limit = Duration::from_secs(DEFAULT_DIAGNOSE_SECONDS)
+                }
+                Some(s) if s > 0.0 && s <= MAX_DIAGNOSE_SECONDS => {
+                    self.diagnose_time_limit = Duration::from_secs_f64(s)
+                }
+                _ => problems.push(format!(
+                    "setting faultlens.diagnoseTimeLimitSeconds must be a number of seconds above 0 (at most {MAX_DIAGNOSE_SECONDS}), got {v}"
                 )),
             }
         }
@@ -134,6 +170,25 @@ mod tests {
         assert_eq!(s.top_n, 10);
         assert!(!s.auto_run_on_save);
         assert_eq!(s.timeout, None);
+        assert!(s.diagnose);
+        assert_eq!(s.diagnose_time_limit, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn diagnosis_settings() {
+        let mut s = Settings::default();
+        assert!(s
+            .apply(&json!({"diagnose": false, "diagnoseTimeLimitSeconds": 2.5}))
+            .is_empty());
+        assert!(!s.diagnose);
+        assert_eq!(s.diagnose_time_limit, Duration::from_millis(2500));
+        let problems = s.apply(&json!({"diagnose": 1, "diagnoseTimeLimitSeconds": 0}));
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(!s.diagnose);
+        assert!(s
+            .apply(&json!({"diagnoseTimeLimitSeconds": null}))
+            .is_empty());
+        assert_eq!(s.diagnose_time_limit, Duration::from_secs(30));
     }
 
     #[test]

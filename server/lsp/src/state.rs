@@ -4,12 +4,13 @@
 //! and only then talks to the client (the lock is never held across an
 //! `.await`).
 
+use crate::diagnoses::{self, Diagnoses};
 use crate::diagnostics;
 use crate::document::Document;
 use crate::hover;
 use crate::lenses;
 use crate::localization::Localization;
-use crate::placement::FileView;
+use crate::placement::{FileView, NOT_IN_RESULTS};
 use crate::scores;
 use crate::settings::Settings;
 use crate::tracking::{Edit, LineTracker};
@@ -22,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 use tower_lsp_server::ls_types::{
-    CodeLens, Diagnostic, Hover, HoverContents, MarkupContent, MarkupKind, Position,
-    TextDocumentContentChangeEvent, Uri,
+    CodeLens, Diagnostic, Hover, HoverContents, InlayHint, MarkupContent, MarkupKind, Position,
+    Range, TextDocumentContentChangeEvent, Uri,
 };
 
 /// Identity of a results file on disk, to notice when it was replaced.
@@ -40,6 +41,25 @@ pub struct OpenDoc {
     /// Where the results' lines are now, if the document is a file of the
     /// results.
     pub tracker: Option<LineTracker>,
+    /// Where the diagnosed lines are now, if the document holds any.
+    pub diag_tracker: Option<LineTracker>,
+}
+
+/// A diagnosis running in the background.
+#[derive(Debug, Clone)]
+pub struct ActiveDiagnosis {
+    pub generation: u64,
+    pub cancel: faultlens_diagnose::CancelToken,
+}
+
+/// A test generation running in the background (`generate_run`).
+#[derive(Debug, Clone)]
+pub struct ActiveGeneration {
+    pub generation: u64,
+    /// Set to stop after the current round (the per-test callback says so).
+    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The `$/progress` token the client may cancel.
+    pub token: String,
 }
 
 /// A run in progress.
@@ -83,6 +103,24 @@ pub struct State {
     pub problem: Option<Problem>,
     /// Text of result files that are not open, read once per results.
     pub disk_text: HashMap<u32, String>,
+    /// The last diagnosis (`.faultlens/diagnosis.json`).
+    pub diagnoses: Option<Arc<Diagnoses>>,
+    pub diagnosis_signature: Option<FileSignature>,
+    pub diagnosis_run: Option<ActiveDiagnosis>,
+    pub diagnosis_generation: u64,
+    /// Why the last diagnosis produced nothing (C the model cannot handle,
+    /// an unreadable document), until the next one succeeds.
+    pub diagnosis_problem: Option<String>,
+    /// Documents closed since the diagnosis was installed: their last text
+    /// and where their diagnosed lines were.
+    pub closed_diag: HashMap<Uri, (String, LineTracker)>,
+    /// Text of diagnosed files that are not open, by relative path.
+    pub diag_disk_text: HashMap<String, String>,
+    /// The project is a harness with free inputs (test generation works
+    /// on it): decided when results are read.
+    pub harness: bool,
+    pub generation_run: Option<ActiveGeneration>,
+    pub generation_counter: u64,
 }
 
 /// Everything to send after a change, computed under the lock.
@@ -123,6 +161,22 @@ impl State {
         Some(tracker)
     }
 
+    /// A tracker of the diagnosed lines of the document's file, taking the
+    /// current text as the baseline.
+    fn fresh_diag_tracker(&self, uri: &Uri) -> Option<LineTracker> {
+        let diag = self.diagnoses.as_ref()?;
+        let relative = self.relative_path(uri)?;
+        let lines = diag.lines_of(&relative);
+        if lines.is_empty() {
+            return None;
+        }
+        let mut tracker = LineTracker::new(lines.iter().map(|l| l.saturating_sub(1)));
+        if diag.changed_on_disk.contains(&relative) {
+            tracker.mark_all_stale();
+        }
+        Some(tracker)
+    }
+
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
         let uri = canonical_uri(&uri);
         let tracker = match self.closed.remove(&uri) {
@@ -131,6 +185,7 @@ impl State {
             Some(OpenDoc {
                 doc,
                 tracker: Some(mut tracker),
+                ..
             }) => {
                 if doc.text != text {
                     tracker.apply_full(&doc.text, &text);
@@ -139,11 +194,21 @@ impl State {
             }
             _ => self.fresh_tracker(&uri),
         };
+        let diag_tracker = match self.closed_diag.remove(&uri) {
+            Some((old, mut tracker)) => {
+                if old != text {
+                    tracker.apply_full(&old, &text);
+                }
+                Some(tracker)
+            }
+            None => self.fresh_diag_tracker(&uri),
+        };
         self.docs.insert(
             uri,
             OpenDoc {
                 doc: Document::new(text, version),
                 tracker,
+                diag_tracker,
             },
         );
     }
@@ -162,14 +227,18 @@ impl State {
         for change in changes {
             match change.range {
                 Some(range) => {
-                    if let Some(tracker) = open.tracker.as_mut() {
-                        tracker.apply(&Edit {
-                            start_line: range.start.line,
-                            start_col: range.start.character,
-                            end_line: range.end.line,
-                            end_col: range.end.character,
-                            text: &change.text,
-                        });
+                    let edit = Edit {
+                        start_line: range.start.line,
+                        start_col: range.start.character,
+                        end_line: range.end.line,
+                        end_col: range.end.character,
+                        text: &change.text,
+                    };
+                    for tracker in [open.tracker.as_mut(), open.diag_tracker.as_mut()]
+                        .into_iter()
+                        .flatten()
+                    {
+                        tracker.apply(&edit);
                     }
                     open.doc.replace(
                         (range.start.line, range.start.character),
@@ -178,7 +247,10 @@ impl State {
                     );
                 }
                 None => {
-                    if let Some(tracker) = open.tracker.as_mut() {
+                    for tracker in [open.tracker.as_mut(), open.diag_tracker.as_mut()]
+                        .into_iter()
+                        .flatten()
+                    {
                         tracker.apply_full(&open.doc.text, &change.text);
                     }
                     open.doc.text = change.text.clone();
@@ -191,7 +263,11 @@ impl State {
 
     pub fn close(&mut self, uri: &Uri) {
         let uri = canonical_uri(uri);
-        if let Some(doc) = self.docs.remove(&uri) {
+        if let Some(mut doc) = self.docs.remove(&uri) {
+            if let Some(tracker) = doc.diag_tracker.take() {
+                self.closed_diag
+                    .insert(uri.clone(), (doc.doc.text.clone(), tracker));
+            }
             if doc.tracker.is_some() {
                 self.closed.insert(uri, doc);
             }
@@ -226,6 +302,150 @@ impl State {
                 open.tracker = tracker;
             }
         }
+    }
+
+    /// Installs a diagnosis; like `install`, `on_disk` holds the saved text
+    /// of open documents so unsaved edits are tracked from it.
+    pub fn install_diagnosis(
+        &mut self,
+        diag: Diagnoses,
+        signature: Option<FileSignature>,
+        on_disk: &HashMap<Uri, String>,
+    ) {
+        self.diagnoses = Some(Arc::new(diag));
+        self.diagnosis_signature = signature;
+        self.diagnosis_problem = None;
+        self.diag_disk_text.clear();
+        self.closed_diag.clear();
+        let uris: Vec<Uri> = self.docs.keys().cloned().collect();
+        for uri in uris {
+            let mut tracker = self.fresh_diag_tracker(&uri);
+            if let Some(open) = self.docs.get_mut(&uri) {
+                if let (Some(t), Some(disk)) = (tracker.as_mut(), on_disk.get(&uri)) {
+                    if *disk != open.doc.text {
+                        t.apply_full(disk, &open.doc.text);
+                    }
+                }
+                open.diag_tracker = tracker;
+            }
+        }
+    }
+
+    /// Drops the diagnosis (its file was deleted).
+    pub fn clear_diagnosis(&mut self) {
+        self.diagnoses = None;
+        self.diagnosis_signature = None;
+        self.diag_disk_text.clear();
+        self.closed_diag.clear();
+        for open in self.docs.values_mut() {
+            open.diag_tracker = None;
+        }
+    }
+
+    /// Stops a test generation after its current round; true if one ran.
+    pub fn cancel_generation(&mut self) -> bool {
+        match self.generation_run.take() {
+            Some(run) => {
+                run.cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Cancels a diagnosis in progress (a new run, an edit); true if one was.
+    pub fn cancel_diagnosis(&mut self) -> bool {
+        match self.diagnosis_run.take() {
+            Some(run) => {
+                run.cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The view of a diagnosed file (relative path): tracked through edits
+    /// when open or closed after edits, else as on disk.
+    fn diag_view<'a>(
+        &'a self,
+        diag: &Diagnoses,
+        relative: &str,
+        disk: &'a HashMap<String, String>,
+    ) -> Option<FileView<'a>> {
+        let uri = diag.uri_of(relative)?;
+        if let Some(open) = self.docs.get(&uri) {
+            return Some(FileView {
+                file: NOT_IN_RESULTS,
+                uri,
+                tracker: open.diag_tracker.as_ref(),
+                lines: open.doc.text.split('\n').collect(),
+                changed_on_disk: false,
+            });
+        }
+        if let Some((text, tracker)) = self.closed_diag.get(&uri) {
+            return Some(FileView {
+                file: NOT_IN_RESULTS,
+                uri,
+                tracker: Some(tracker),
+                lines: text.split('\n').collect(),
+                changed_on_disk: false,
+            });
+        }
+        Some(FileView {
+            file: NOT_IN_RESULTS,
+            uri,
+            tracker: None,
+            changed_on_disk: diag.changed_on_disk.contains(relative),
+            lines: disk
+                .get(relative)
+                .map(|t| t.split('\n').collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// Diagnosed files whose text must be read for the next publication,
+    /// as (relative path, absolute path).
+    pub fn diag_files_to_read(&self) -> Vec<(String, PathBuf)> {
+        let Some(diag) = self.diagnoses.as_ref() else {
+            return vec![];
+        };
+        diag.files()
+            .filter(|f| !self.diag_disk_text.contains_key(*f))
+            .filter(|f| {
+                diag.uri_of(f).is_some_and(|u| {
+                    !self.docs.contains_key(&u) && !self.closed_diag.contains_key(&u)
+                })
+            })
+            .map(|f| (f.to_string(), diag.path_of(f)))
+            .collect()
+    }
+
+    /// The inlay hints of a document within `range`: angelic values at the
+    /// end of diagnosed statements.
+    pub fn inlay_hints(&self, uri: &Uri, range: Range) -> Vec<InlayHint> {
+        let Some(diag) = self.diagnoses.as_ref() else {
+            return vec![];
+        };
+        let Some(relative) = self.relative_path(uri) else {
+            return vec![];
+        };
+        let no_disk = HashMap::new();
+        let Some(view) = self.diag_view(diag, &relative, &no_disk) else {
+            return vec![];
+        };
+        diagnoses::inlay_hints(diag, &relative, &view, range)
+    }
+
+    /// The hover section of the diagnosed line under the cursor.
+    fn diagnosis_hover(&self, uri: &Uri, position: Position) -> Option<(String, Range)> {
+        let diag = self.diagnoses.as_ref()?;
+        let relative = self.relative_path(uri)?;
+        let no_disk = HashMap::new();
+        let view = self.diag_view(diag, &relative, &no_disk)?;
+        let line = view.baseline_at(position.line, diag.lines_of(&relative).into_iter())?;
+        let placed = view.place_line(line)?;
+        let md = diagnoses::hover_section(diag, &relative, line, placed.stale)?;
+        Some((md, view.line_range(placed.line)))
     }
 
     /// Open documents as (URI, path), to read their saved text.
@@ -373,6 +593,25 @@ impl State {
             }
             scores_payload = Some(scores::payload(&loc, &views));
         }
+        if let Some(diag) = self.diagnoses.clone() {
+            let disk = std::mem::take(&mut self.diag_disk_text);
+            for relative in diag.files() {
+                let Some(view) = self.diag_view(&diag, relative, &disk) else {
+                    continue;
+                };
+                let list = diagnoses::diagnostics(&diag, relative, &view);
+                if list.is_empty() {
+                    continue;
+                }
+                let version = self.docs.get(&view.uri).map(|d| d.doc.version);
+                by_uri
+                    .entry(view.uri.as_str().to_string())
+                    .or_insert((view.uri.clone(), vec![], version))
+                    .1
+                    .extend(list);
+            }
+            self.diag_disk_text = disk;
+        }
         for (uri_text, list) in &self.build_errors {
             if let Ok(uri) = uri_text.parse::<Uri>() {
                 let entry = by_uri
@@ -440,11 +679,62 @@ impl State {
         } else {
             ("done", summary)
         };
-        json!({ "state": state, "message": message, "failing": failing, "total": total })
+        json!({
+            "state": state,
+            "message": message,
+            "failing": failing,
+            "total": total,
+            "diagnosis": self.diagnosis_status(),
+            "generation": self.generation_status(),
+        })
     }
 
-    /// Hover on an open document: the ranked line under the cursor.
+    /// The `generation` part of the status: `{"state": "running" | "idle",
+    /// "message"}` (test generation, `faultlens.generateTests`).
+    fn generation_status(&self) -> Value {
+        let (state, message) = match &self.generation_run {
+            Some(_) => ("running", "generating tests"),
+            None => ("idle", "no test generation running"),
+        };
+        json!({ "state": state, "message": message })
+    }
+
+    /// The `diagnosis` part of the status: `{"state": "running" | "done" |
+    /// "error" | "none", "message"}`.
+    fn diagnosis_status(&self) -> Value {
+        let (state, message) = if self.diagnosis_run.is_some() {
+            ("running", "diagnosing the failing tests".to_string())
+        } else if let Some(problem) = &self.diagnosis_problem {
+            ("error", problem.clone())
+        } else if let Some(diag) = &self.diagnoses {
+            ("done", diag.summary())
+        } else {
+            ("none", "no diagnosis yet".to_string())
+        };
+        json!({ "state": state, "message": message })
+    }
+
+    /// Hover on an open document: the diagnoses the line under the cursor
+    /// belongs to, then its ranking.
     pub fn hover(&self, uri: &Uri, position: Position) -> Option<Hover> {
+        let diagnosis = self.diagnosis_hover(uri, position);
+        let spectrum = self.spectrum_hover(uri, position);
+        let (value, range) = match (diagnosis, spectrum) {
+            (None, None) => return None,
+            (Some((md, range)), None) | (None, Some((md, range))) => (md, range),
+            (Some((d, range)), Some((s, _))) => (format!("{d}\n---\n\n{s}"), range),
+        };
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            }),
+            range: Some(range),
+        })
+    }
+
+    /// The ranked line under the cursor, as Markdown and its range.
+    fn spectrum_hover(&self, uri: &Uri, position: Position) -> Option<(String, Range)> {
         let loc = self.localization.as_ref()?;
         let file = self.file_index(loc, uri)?;
         let no_disk = HashMap::new();
@@ -453,17 +743,25 @@ impl State {
         let line = view.baseline_at(position.line, candidates)?;
         let entry = loc.entry(file, line)?;
         let placed = view.place(&entry)?;
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: hover::markdown(loc, &entry, placed.stale),
-            }),
-            range: Some(view.line_range(placed.line)),
-        })
+        Some((
+            hover::markdown(loc, &entry, placed.stale),
+            view.line_range(placed.line),
+        ))
     }
 
     /// Code lenses of a document (open or not).
     pub fn lenses(&self, uri: &Uri) -> Vec<CodeLens> {
+        let mut lenses = self.spectrum_lenses(uri);
+        if let (Some(diag), Some(relative)) = (self.diagnoses.as_ref(), self.relative_path(uri)) {
+            let no_disk = HashMap::new();
+            if let Some(view) = self.diag_view(diag, &relative, &no_disk) {
+                lenses.extend(diagnoses::lenses(diag, &relative, &view, self.trusted));
+            }
+        }
+        lenses
+    }
+
+    fn spectrum_lenses(&self, uri: &Uri) -> Vec<CodeLens> {
         let Some(loc) = self.localization.as_ref() else {
             return vec![];
         };
@@ -474,7 +772,15 @@ impl State {
         let Some(view) = self.view(loc, file, &no_disk) else {
             return vec![];
         };
-        lenses::for_file(loc, &view, self.settings.top_n, self.trusted)
+        let mut lenses = lenses::for_file(loc, &view, self.settings.top_n, self.trusted);
+        if self.trusted && self.harness {
+            lenses.extend(crate::generate_lens::tie_lenses(
+                loc,
+                &view,
+                self.diagnoses.is_some(),
+            ));
+        }
+        lenses
     }
 
     /// The failing tests that ran the ranked line shown at `line` of `uri`,
@@ -586,6 +892,20 @@ mod tests {
         let p = state.publication(disk.clone());
         assert_eq!(p.diagnostics, vec![(uri, vec![], None)]);
         assert!(state.publication(disk.clone()).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn the_status_says_whether_tests_are_being_generated() {
+        let (mut state, _) = state_with_results();
+        assert_eq!(state.status()["generation"]["state"], "idle");
+        state.generation_run = Some(ActiveGeneration {
+            generation: 1,
+            cancel: Default::default(),
+            token: "faultlens/generate/1".into(),
+        });
+        assert_eq!(state.status()["generation"]["state"], "running");
+        assert!(state.cancel_generation());
+        assert_eq!(state.status()["generation"]["state"], "idle");
     }
 
     #[test]
@@ -757,5 +1077,61 @@ mod tests {
             state.localization.as_ref().unwrap().measure,
             Measure::DStar(2)
         );
+    }
+
+    #[test]
+    fn a_diagnosis_shows_in_diagnostics_hover_hints_and_lenses_and_follows_edits() {
+        let (mut state, uri) = state_with_results();
+        let diag = Diagnoses::new(crate::diagnoses::fixtures::report(), Path::new("/project"));
+        state.open(uri.clone(), SOURCE.into(), 1);
+        state.install_diagnosis(diag, None, &HashMap::new());
+        let all = Range::new(Position::new(0, 0), Position::new(100, 0));
+        let hints = state.inlay_hints(&uri, all);
+        assert_eq!(hints.len(), 2);
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(5, 0)).unwrap().contents
+        else {
+            panic!()
+        };
+        let md = md.value;
+        assert!(
+            md.starts_with("**faultlens diagnosis**") && md.contains("#1 of 5"),
+            "the diagnosis first, then the ranking: {md}"
+        );
+        assert!(state
+            .lenses(&uri)
+            .iter()
+            .any(|l| l.command.as_ref().unwrap().command == "faultlens.diagnose"));
+        let p = state.publication(HashMap::new());
+        let codes: Vec<_> = p.diagnostics[0]
+            .1
+            .iter()
+            .filter_map(|d| d.code.clone())
+            .collect();
+        assert!(
+            codes.contains(&tower_lsp_server::ls_types::NumberOrString::String(
+                "diagnosis".into()
+            ))
+        );
+        assert_eq!(p.status["diagnosis"]["state"], "done");
+        // Edit line 6 (0-based 5): its hint goes, line 4's stays.
+        let edit = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(5, 6), Position::new(5, 8))),
+            range_length: None,
+            text: "-=".into(),
+        };
+        state.change(&uri, 2, &[edit]);
+        let hints = state.inlay_hints(&uri, all);
+        assert_eq!(hints.len(), 1);
+        assert_eq!(hints[0].position.line, 3);
+        // Closed and reopened with a line inserted above: the hint moves.
+        state.close(&uri);
+        let saved = format!("// new\n{}", SOURCE.replace("s +=", "s -="));
+        state.open(uri.clone(), saved, 3);
+        let hints = state.inlay_hints(&uri, all);
+        assert_eq!(hints.len(), 1);
+        assert_eq!(hints[0].position.line, 4);
+        state.clear_diagnosis();
+        assert!(state.inlay_hints(&uri, all).is_empty());
+        assert_eq!(state.status()["diagnosis"]["state"], "none");
     }
 }

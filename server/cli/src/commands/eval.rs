@@ -4,10 +4,12 @@
 use super::localize::analyse;
 use crate::output::outln;
 use anyhow::{anyhow, Context};
+use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
 use faultlens_core::measures::{Measure, ALL};
 use faultlens_core::results::RunResults;
 use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
+use faultlens_report::Analysis;
 use serde::Deserialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -52,6 +54,9 @@ struct Score {
     fixture: String,
     measure: Measure,
     position: Option<FaultPosition>,
+    /// Why the measure could not rank this fixture (fusion without a
+    /// stored diagnosis); such scores are left out of the means.
+    unavailable: Option<String>,
 }
 
 pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Result<ExitCode> {
@@ -94,7 +99,23 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         warn_unranked_faults(&name, &truth, &results);
         for &measure in &measures {
-            let analysis = analyse(results.clone(), measure, false, &sources)?;
+            let analysis = if measure == Measure::Fusion {
+                match stored_diagnosis(dir) {
+                    Ok(report) => Analysis::fusion(results.clone(), false, &report),
+                    Err(reason) => {
+                        eprintln!("faultlens eval: {name}: fusion n/a: {reason}");
+                        scores.push(Score {
+                            fixture: name.clone(),
+                            measure,
+                            position: None,
+                            unavailable: Some(reason),
+                        });
+                        continue;
+                    }
+                }
+            } else {
+                analyse(results.clone(), measure, false, &sources)?
+            };
             let position = fault_position(&analysis.ranking, |i| {
                 let c = analysis.spectra.components[i];
                 truth.is_faulty(&results.files[c.file as usize].path, c.line)
@@ -103,6 +124,7 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
                 fixture: name.clone(),
                 measure,
                 position,
+                unavailable: None,
             });
         }
     }
@@ -113,9 +135,11 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
             .map(|s| json!({
                 "fixture": s.fixture,
                 "measure": s.measure.name(),
+                "available": s.unavailable.is_none(),
+                "reason": s.unavailable,
                 "found": s.position.is_some(),
                 "rank": s.position.map(|p| json!({"best": p.best, "worst": p.worst, "average": p.average})),
-                "exam": s.position.map_or(1.0, |p| p.exam),
+                "exam": if s.unavailable.is_some() { json!(null) } else { json!(s.position.map_or(1.0, |p| p.exam)) },
             }))
             .collect();
         let summary: Vec<_> = measures.iter().map(|m| summary_json(*m, &scores)).collect();
@@ -129,9 +153,24 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
     Ok(ExitCode::SUCCESS)
 }
 
+/// The diagnosis `faultlens diagnose` stored in the fixture, or why fusion
+/// cannot rank it. Not an error: programs outside the C model never have
+/// one, and the other measures are still worth evaluating.
+fn stored_diagnosis(dir: &Path) -> Result<DiagnosisReport, String> {
+    match faultlens_diagnose::store::read_report(dir)? {
+        Some(report) => Ok(report),
+        None => Err(format!(
+            "no diagnosis stored ({} does not exist); run `faultlens diagnose {}` (it exits 4 for a program outside the C model, which then has none)",
+            faultlens_diagnose::store::report_path(dir).display(),
+            dir.display()
+        )),
+    }
+}
+
 fn run_fixture(dir: &Path, cancel: &CancelToken) -> anyhow::Result<RunResults> {
     let project = Project::load(dir)?;
-    let results = faultlens_pipeline::localize(&project, &RunOptions::default(), &|_| {}, cancel)?;
+    let results = faultlens_pipeline::localize(&project, &RunOptions::default(), &|_| {}, cancel)
+        .inspect_err(|e| super::localize::remove_runs_if_cancelled(&project, e))?;
     store::write_results(&project.root, &results)?;
     if results.failed_count() == 0 {
         return Err(anyhow!(
@@ -197,25 +236,30 @@ fn warn_unranked_faults(fixture: &str, truth: &GroundTruth, results: &RunResults
 }
 
 struct Summary {
-    mean_exam: f64,
+    /// Over the fixtures the measure could rank (`total`); `None` when none.
+    mean_exam: Option<f64>,
     top: [usize; 4],
     found: usize,
     total: usize,
+    unavailable: usize,
 }
 
 const TOPS: [u32; 4] = [1, 3, 5, 10];
 
 fn summarize(measure: Measure, scores: &[Score]) -> Summary {
-    let mine: Vec<&Score> = scores.iter().filter(|s| s.measure == measure).collect();
+    let all = scores.iter().filter(|s| s.measure == measure);
+    let unavailable = all.clone().filter(|s| s.unavailable.is_some()).count();
+    let mine: Vec<&Score> = all.filter(|s| s.unavailable.is_none()).collect();
     let exams: Vec<f64> = mine
         .iter()
         .map(|s| s.position.map_or(1.0, |p| p.exam))
         .collect();
     Summary {
-        mean_exam: exams.iter().sum::<f64>() / exams.len().max(1) as f64,
+        mean_exam: (!exams.is_empty()).then(|| exams.iter().sum::<f64>() / exams.len() as f64),
         top: TOPS.map(|n| mine.iter().filter(|s| in_top(s.position, n)).count()),
         found: mine.iter().filter(|s| s.position.is_some()).count(),
         total: mine.len(),
+        unavailable,
     }
 }
 
@@ -225,7 +269,7 @@ fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
         "measure": measure.name(),
         "mean_exam": s.mean_exam,
         "top1": s.top[0], "top3": s.top[1], "top5": s.top[2], "top10": s.top[3],
-        "found": s.found, "fixtures": s.total,
+        "found": s.found, "fixtures": s.total, "not_available": s.unavailable,
     })
 }
 
@@ -236,45 +280,72 @@ fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize
         if fixtures.len() == 1 { "" } else { "s" }
     );
     for (name, total, failed) in fixtures {
-        let ochiai = scores
+        let first = scores
             .iter()
             .find(|s| &s.fixture == name && s.measure == measures[0]);
-        let at = ochiai
-            .and_then(|s| s.position)
-            .map_or("not ranked".to_string(), |p| {
-                format!("rank {}-{} (avg {:.1})", p.best, p.worst, p.average)
-            });
+        let at = match first {
+            Some(Score {
+                unavailable: Some(_),
+                ..
+            }) => "n/a".to_string(),
+            _ => first
+                .and_then(|s| s.position)
+                .map_or("not ranked".to_string(), |p| {
+                    format!("rank {}-{} (avg {:.1})", p.best, p.worst, p.average)
+                }),
+        };
         outln!(
             "  {name:<28} {failed:>3} of {total:>3} tests fail   fault under {}: {at}",
             measures[0].title()
         );
     }
+    let missing: Vec<&Score> = scores.iter().filter(|s| s.unavailable.is_some()).collect();
+    if !missing.is_empty() {
+        outln!();
+        for s in missing {
+            outln!(
+                "  {} n/a for {}: {}",
+                s.measure.name(),
+                s.fixture,
+                s.unavailable.as_deref().unwrap_or_default()
+            );
+        }
+    }
     outln!();
     outln!(
-        "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6}",
+        "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6} {:>9}",
         "measure",
         "mean EXAM",
         "top-1",
         "top-3",
         "top-5",
-        "top-10"
+        "top-10",
+        "over"
     );
     let mut rows: Vec<(Measure, Summary)> = measures
         .iter()
         .map(|m| (*m, summarize(*m, scores)))
         .collect();
-    rows.sort_by(|a, b| a.1.mean_exam.total_cmp(&b.1.mean_exam));
+    rows.sort_by(|a, b| {
+        let key = |s: &Summary| s.mean_exam.unwrap_or(f64::INFINITY);
+        key(&a.1).total_cmp(&key(&b.1))
+    });
     for (m, s) in rows {
+        let mean = s
+            .mean_exam
+            .map_or("n/a".to_string(), |e| format!("{:.1}%", e * 100.0));
         outln!(
-            "{:<16} {:>8.1}% {:>6} {:>6} {:>6} {:>6}",
+            "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6} {:>9}",
             m.name(),
-            s.mean_exam * 100.0,
+            mean,
             s.top[0],
             s.top[1],
             s.top[2],
-            s.top[3]
+            s.top[3],
+            format!("{}/{}", s.total, s.total + s.unavailable)
         );
     }
     outln!("\nEXAM: share of executable lines read, top-down, before the fault (average rank within ties); lower is better.");
     outln!("top-N: fixtures whose fault's average rank is at most N.");
+    outln!("over: fixtures the measure could rank / fixtures evaluated; the mean and top-N are over the former (n/a: fusion without a stored diagnosis).");
 }

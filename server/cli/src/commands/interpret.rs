@@ -6,9 +6,7 @@
 
 use super::root_or_cwd;
 use anyhow::{anyhow, Context};
-use faultlens_csem::{
-    describe_outcome, interpret, render_trace, Outcome, RunOptions, SourceSpec, TestInput,
-};
+use faultlens_csem::{describe_outcome, interpret, render_trace, Outcome, RunOptions, TestInput};
 use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
 use faultlens_pipeline::testspec::Invocation;
 use faultlens_pipeline::Project;
@@ -23,7 +21,7 @@ const MODEL_CANNOT_RUN: u8 = 125;
 pub fn run(path: Option<PathBuf>, name: &str, trace: bool) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
     let project = Project::load(&root)?;
-    let spec = source_spec(&project)?;
+    let spec = faultlens_diagnose::source_spec(&project).map_err(|e| anyhow!(e))?;
     let tests = discover_declared(&project, DEFAULT_TIMEOUT)
         .ok_or_else(|| anyhow!("`interpret` runs input/output tests (faultlens.toml [[test]] or [tests]); this is a {:?} project", project.kind))??;
     let test = tests.iter().find(|t| t.name == name).ok_or_else(|| {
@@ -41,6 +39,7 @@ pub fn run(path: Option<PathBuf>, name: &str, trace: bool) -> anyhow::Result<Exi
     let input = TestInput {
         args: argv[1..].to_vec(),
         stdin: test.stdin.clone(),
+        ..TestInput::default()
     };
     let options = RunOptions {
         program_name: argv[0].clone(),
@@ -81,25 +80,4 @@ pub fn run(path: Option<PathBuf>, name: &str, trace: bool) -> anyhow::Result<Exi
             ExitCode::from(MODEL_CANNOT_RUN)
         }
     })
-}
-
-/// The sources the model reads: `[build] sources`, or a
-/// `compile_commands.json` at the root for projects with their own build.
-fn source_spec(project: &Project) -> anyhow::Result<SourceSpec> {
-    let build = &project.config.build;
-    if let Some(sources) = &build.sources {
-        let mut spec = SourceSpec::new(&project.root, sources.iter().map(PathBuf::from).collect());
-        if let Some(cc) = &build.cc {
-            spec.cc = cc.clone();
-        }
-        spec.cflags = build.cflags.clone();
-        return Ok(spec);
-    }
-    let db = project.root.join("compile_commands.json");
-    if db.is_file() {
-        return faultlens_csem::compile_db::from_compile_commands(&db).map_err(|e| anyhow!("{e}"));
-    }
-    Err(anyhow!(
-        "`interpret` needs to know the program's sources: list them in [build] sources, or put a compile_commands.json at the project root (e.g. `bear -- make`)"
-    ))
 }

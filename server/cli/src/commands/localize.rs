@@ -31,33 +31,40 @@ pub fn run(
         timeout: timeout.map(Duration::from_secs_f64),
         jobs,
     };
-    let reporter = Reporter::new();
-    let cancel = cancel_on_interrupt();
-    let outcome =
-        faultlens_pipeline::localize(&project, &options, &|p| reporter.update(p), &cancel);
-    reporter.finish();
-    let results = outcome?;
-    let path = store::write_results(&project.root, &results)?;
-    eprintln!("faultlens: results written to {}", path.display());
+    let results = localize_and_store(&project, &options)?;
     render(&project.root, results, measure, args)
 }
 
-/// A token that Ctrl-C (SIGINT) or SIGTERM cancels, so running tests are
-/// stopped rather than orphaned. A second interrupt exits at once.
-pub fn cancel_on_interrupt() -> CancelToken {
-    let token = CancelToken::new();
-    let handler_token = token.clone();
-    let installed = ctrlc::set_handler(move || {
-        if handler_token.is_cancelled() {
-            std::process::exit(130);
-        }
-        eprintln!("\nfaultlens: stopping the running tests (press Ctrl-C again to quit at once)");
-        handler_token.cancel();
-    });
-    if let Err(e) = installed {
-        eprintln!("faultlens: Ctrl-C will not stop running tests cleanly: {e}");
+/// Builds, runs every test with progress on stderr, and writes
+/// `.faultlens/results.json`. Ctrl-C stops the tests and writes nothing.
+pub fn localize_and_store(project: &Project, options: &RunOptions) -> anyhow::Result<RunResults> {
+    let reporter = Reporter::new();
+    let cancel = cancel_on_interrupt();
+    let outcome = faultlens_pipeline::localize(project, options, &|p| reporter.update(p), &cancel);
+    reporter.finish();
+    let results = outcome.inspect_err(|e| remove_runs_if_cancelled(project, e))?;
+    let path = store::write_results(&project.root, &results)?;
+    eprintln!("faultlens: results written to {}", path.display());
+    Ok(results)
+}
+
+/// The per-test output and coverage files of a cancelled run are of no use
+/// and the pipeline leaves them when the cancel arrives while tests run: remove
+/// them so "nothing was written" is true. (The pipeline removes the same
+/// directory at the start of every run, so nothing else lives there.)
+pub fn remove_runs_if_cancelled(project: &Project, e: &faultlens_pipeline::PipelineError) {
+    if matches!(e, faultlens_pipeline::PipelineError::Cancelled) {
+        let _ = std::fs::remove_dir_all(project.work_dir().join(RUNS_DIR));
     }
-    token
+}
+
+/// Where the pipeline keeps each test's output and coverage while it runs.
+const RUNS_DIR: &str = "runs";
+
+/// A token that Ctrl-C (SIGINT) or SIGTERM cancels, so running tests are
+/// stopped rather than orphaned (see `interrupt`).
+pub fn cancel_on_interrupt() -> CancelToken {
+    crate::interrupt::tokens().pipeline
 }
 
 pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {

@@ -5,7 +5,12 @@ use faultlens_core::measures::{Measure, ALL};
 use std::process::ExitCode;
 
 pub fn run() -> anyhow::Result<ExitCode> {
-    let all = ALL.iter().copied().chain([Measure::BlockRank]);
+    // BlockRank and fusion are not in `ALL` (the spectrum formulas), so
+    // they are named here: every measure `--measure` accepts is listed.
+    let all = ALL
+        .iter()
+        .copied()
+        .chain([Measure::BlockRank, Measure::Fusion]);
     for m in all {
         let info = m.info();
         outln!(

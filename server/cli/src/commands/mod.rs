@@ -1,4 +1,6 @@
+pub mod diagnose;
 pub mod eval;
+pub mod generate;
 pub mod interpret;
 pub mod localize;
 pub mod measures;

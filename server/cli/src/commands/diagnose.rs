@@ -1,0 +1,194 @@
+//! `faultlens diagnose`: formula-based diagnosis of every failing test at
+//! once (`faultlens-diagnose`), printed as a table, JSON or SARIF and
+//! written to `.faultlens/diagnosis.json`. It starts from the stored results
+//! when they still describe the sources and configuration; otherwise it runs
+//! the localization first (the same code path as `faultlens localize`).
+
+use super::localize::localize_and_store;
+use super::root_or_cwd;
+use crate::output::outln;
+use crate::progress::Reporter;
+use crate::Format;
+use anyhow::{anyhow, Context};
+use faultlens_core::results::RunResults;
+use faultlens_diagnose::{diagnose_project, store, DiagnoseError, DiagnoseOptions};
+use faultlens_pipeline::{Project, RunOptions};
+use faultlens_report::diagnosis;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, UNIX_EPOCH};
+
+/// Exit status when no test fails: there is nothing to diagnose.
+pub const NOTHING_TO_DIAGNOSE: u8 = 3;
+/// Exit status when the program is outside faultlens's model of C (the
+/// message names the construct and where it is).
+pub const NOT_MODELLED: u8 = 4;
+/// Exit status after Ctrl-C (the diagnosis is not written).
+pub const CANCELLED: u8 = 130;
+
+pub struct DiagnoseArgs {
+    pub path: Option<PathBuf>,
+    pub format: Format,
+    pub time_limit: Option<f64>,
+    pub max_size: Option<usize>,
+    pub max: Option<usize>,
+}
+
+pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
+    let root = root_or_cwd(args.path.clone())?;
+    let project = Project::load(&root)?;
+    check_writable(&project.root)?;
+    let results_path = faultlens_pipeline::store::results_path(&project.root);
+    let (results, localized) = match fresh_results(&project)? {
+        Some(results) => {
+            eprintln!(
+                "faultlens: using the results in {} (the sources have not changed since)",
+                results_path.display()
+            );
+            (results, false)
+        }
+        None => (localize_and_store(&project, &RunOptions::default())?, true),
+    };
+    let shown_root = project
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| project.root.clone())
+        .to_string_lossy()
+        .into_owned();
+    if results.failed_count() == 0 {
+        let message = format!(
+            "All {} tests passed: there is no failure to diagnose.",
+            results.tests.len()
+        );
+        return not_diagnosed(args.format, &shown_root, NOTHING_TO_DIAGNOSE, &message);
+    }
+    let defaults = DiagnoseOptions::default();
+    let options = DiagnoseOptions {
+        max_size: args.max_size.unwrap_or(defaults.max_size),
+        max_diagnoses: args.max.unwrap_or(defaults.max_diagnoses),
+        time_limit: args
+            .time_limit
+            .map(Duration::from_secs_f64)
+            .or(defaults.time_limit),
+        ..defaults
+    };
+    let reporter = Reporter::new();
+    let cancel = crate::interrupt::tokens().diagnosis;
+    let outcome = diagnose_project(
+        &project,
+        &results,
+        &options,
+        &|p| reporter.update_diagnosis(p),
+        &cancel,
+    );
+    reporter.finish();
+    let report = match outcome {
+        Ok(report) if !cancel.is_cancelled() => report,
+        Ok(_) | Err(DiagnoseError::Cancelled) => {
+            if localized {
+                eprintln!(
+                    "faultlens: cancelled; the diagnosis was not written (the test results were: {})",
+                    results_path.display()
+                );
+            } else {
+                eprintln!("faultlens: cancelled; the diagnosis was not written (the stored test results were used as they are)");
+            }
+            return Ok(ExitCode::from(CANCELLED));
+        }
+        Err(e @ DiagnoseError::NoFailingTests) => {
+            return not_diagnosed(
+                args.format,
+                &shown_root,
+                NOTHING_TO_DIAGNOSE,
+                &e.to_string(),
+            );
+        }
+        Err(e @ DiagnoseError::NotModelled(_)) => {
+            return not_diagnosed(args.format, &shown_root, NOT_MODELLED, &e.to_string());
+        }
+        Err(e) => return Err(anyhow!(e)),
+    };
+    store::write_report(&project.root, &report).map_err(|e| anyhow!(e))?;
+    eprintln!(
+        "faultlens: diagnosis written to {}",
+        store::report_path(&project.root).display()
+    );
+    let text = match args.format {
+        Format::Table => diagnosis::table(&report, args.max),
+        Format::Json => diagnosis::json_output(&report, &shown_root),
+        Format::Sarif => {
+            serde_json::to_string_pretty(&diagnosis::sarif(&report, &shown_root, args.max))
+                .context("serializing SARIF")?
+        }
+    };
+    outln!("{}", text.trim_end());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Fails early, with what to do, when the diagnosis could not be written:
+/// the search may take its whole budget, and finding out only afterwards
+/// wastes it. Creates `.faultlens/` (ours) and a probe file that it removes.
+fn check_writable(root: &Path) -> anyhow::Result<()> {
+    let report = store::report_path(root);
+    let dir = report.parent().expect("the report path has a directory");
+    let probe = dir.join(format!(".write-probe.{}.tmp", std::process::id()));
+    let outcome = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&probe, b""));
+    let _ = std::fs::remove_file(&probe);
+    outcome.map_err(|e| {
+        anyhow!(
+            "cannot write into {} ({e}), where the diagnosis is stored ({}); make that directory writable for this user (e.g. `chmod u+w {}`, or `chattr -i` if it is immutable) or remove it, then run `faultlens diagnose` again",
+            dir.display(),
+            report.display(),
+            dir.display()
+        )
+    })
+}
+
+/// No diagnosis (`code` 3 or 4): the reason on stderr and, for the machine
+/// formats, a document that says so on stdout, so CI never reads an empty file.
+fn not_diagnosed(format: Format, root: &str, code: u8, message: &str) -> anyhow::Result<ExitCode> {
+    eprintln!("faultlens: {message}");
+    match format {
+        Format::Table => {}
+        Format::Json => outln!("{}", diagnosis::json_not_diagnosed(root, code, message)),
+        Format::Sarif => outln!(
+            "{}",
+            serde_json::to_string_pretty(&diagnosis::sarif_not_diagnosed(root, code, message))
+                .context("serializing SARIF")?
+        ),
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// The stored results, when they still describe the project: every source
+/// file has the digest the run recorded and the configuration is older than
+/// the run. `None` when a new localization is needed.
+fn fresh_results(project: &Project) -> anyhow::Result<Option<RunResults>> {
+    let Some(results) = faultlens_pipeline::store::read_results(&project.root)? else {
+        return Ok(None);
+    };
+    let changed = faultlens_pipeline::store::changed_since_run(&project.root, &results);
+    if !changed.is_empty() {
+        eprintln!(
+            "faultlens: {} changed since the last run; localizing again",
+            changed.join(", ")
+        );
+        return Ok(None);
+    }
+    if results.files.iter().any(|f| f.digest.is_none()) {
+        eprintln!("faultlens: the stored results record no file digests; localizing again");
+        return Ok(None);
+    }
+    if config_newer_than(&project.root, &results) {
+        eprintln!("faultlens: faultlens.toml changed since the last run; localizing again");
+        return Ok(None);
+    }
+    Ok(Some(results))
+}
+
+fn config_newer_than(root: &Path, results: &RunResults) -> bool {
+    let run_at = UNIX_EPOCH + Duration::from_millis(results.created_unix_ms);
+    std::fs::metadata(root.join("faultlens.toml"))
+        .and_then(|m| m.modified())
+        .is_ok_and(|modified| modified > run_at)
+}

@@ -1,0 +1,316 @@
+//! The diagnosis in the background: after a localization with failing
+//! tests (setting `diagnose`, trusted workspaces only) or on the
+//! `faultlens.diagnose` command. The engine is synchronous and its solver
+//! is not `Send`, so it runs whole on a blocking thread; progress comes back
+//! through a channel. A new localization, an edit or a newer diagnosis
+//! cancels it. Its document is written to `.faultlens/diagnosis.json` and
+//! read back like one written by the CLI.
+
+use crate::reload::{load_diagnosis, LoadedDiagnosis};
+use crate::server::Backend;
+use crate::state::{ActiveDiagnosis, UNTRUSTED};
+use crate::work_progress;
+use faultlens_diagnose::{
+    diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
+};
+use faultlens_pipeline::Project;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+use tower_lsp_server::ls_types::{MessageType, Uri};
+
+/// Progress as (percentage, message).
+pub fn progress_step(p: &DiagnoseProgress) -> (u32, String) {
+    match p {
+        DiagnoseProgress::Loading => (2, "loading the C model".into()),
+        DiagnoseProgress::Encoding { done, total, test } => {
+            let pct = 5 + (35 * *done / (*total).max(1)) as u32;
+            (pct, format!("encoding failing test {done}/{total}: {test}"))
+        }
+        DiagnoseProgress::Solving { found } => (
+            50,
+            format!(
+                "searching diagnoses: {found} found{}",
+                if *found == 0 { "" } else { " so far" }
+            ),
+        ),
+        DiagnoseProgress::Checking { done, total } => (
+            60 + (18 * *done / (*total).max(1)) as u32,
+            format!("checking the spectrum's top lines one statement at a time {done}/{total}"),
+        ),
+        DiagnoseProgress::Verifying { done, total } => {
+            let pct = 80 + (18 * *done / (*total).max(1)) as u32;
+            (
+                pct,
+                format!("verifying angelic values by replay {done}/{total}"),
+            )
+        }
+    }
+}
+
+/// Who asked for a diagnosis: a click is answered with messages; the
+/// automatic one after a localization only logs what it could not do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    Command,
+    AfterLocalization,
+}
+
+impl Backend {
+    /// Starts a diagnosis in the background, cancelling one in progress.
+    /// Refused (with the reason) when the workspace is not trusted or has
+    /// no root; the automatic one also when the setting is off.
+    pub async fn start_diagnosis(&self, trigger: Trigger) -> Result<u64, String> {
+        let started = {
+            let mut state = self.state();
+            if !state.trusted {
+                Err(format!("faultlens will not diagnose: {UNTRUSTED}"))
+            } else if trigger == Trigger::AfterLocalization && !state.settings.diagnose {
+                Err("the diagnose setting is off".to_string())
+            } else if let Some(root) = state.root.clone() {
+                state.cancel_diagnosis();
+                state.diagnosis_generation += 1;
+                let active = ActiveDiagnosis {
+                    generation: state.diagnosis_generation,
+                    cancel: CancelToken::new(),
+                };
+                state.diagnosis_run = Some(active.clone());
+                Ok((
+                    active,
+                    root,
+                    state.settings.diagnose_time_limit,
+                    state.client_supports_progress,
+                ))
+            } else {
+                Err("faultlens has no workspace folder to diagnose: open a folder (the project root) in the editor".into())
+            }
+        };
+        match started {
+            Ok((active, root, limit, progress)) => {
+                let generation = active.generation;
+                tokio::spawn(run(self.clone(), active, root, limit, progress, trigger));
+                self.send_status().await;
+                Ok(generation)
+            }
+            Err(message) => {
+                if trigger == Trigger::Command {
+                    self.client
+                        .show_message(MessageType::WARNING, &message)
+                        .await;
+                }
+                Err(message)
+            }
+        }
+    }
+
+    /// Whether diagnosis `generation` is still the current one.
+    pub fn is_current_diagnosis(&self, generation: u64) -> bool {
+        self.state()
+            .diagnosis_run
+            .as_ref()
+            .is_some_and(|r| r.generation == generation)
+    }
+
+    /// Reads the diagnosis file if it changed (or always, with `force`),
+    /// republishes and asks the client to refresh its inlay hints.
+    pub async fn reload_diagnosis(&self, force: bool) {
+        let _one_at_a_time = self.diagnosis_reload_lock().lock().await;
+        let (root, known, open) = {
+            let state = self.state();
+            let Some(root) = state.root.clone() else {
+                return;
+            };
+            let known = if force {
+                None
+            } else {
+                state.diagnosis_signature
+            };
+            (root, known, state.open_paths())
+        };
+        let job = tokio::task::spawn_blocking(move || {
+            let loaded = load_diagnosis(&root, known);
+            let on_disk: HashMap<Uri, String> = if matches!(loaded, LoadedDiagnosis::Read(..)) {
+                open.into_iter()
+                    .filter_map(|(uri, path)| Some((uri, std::fs::read_to_string(path).ok()?)))
+                    .collect()
+            } else {
+                HashMap::new()
+            };
+            (loaded, on_disk)
+        });
+        let Ok((loaded, on_disk)) = job.await else {
+            return;
+        };
+        match loaded {
+            LoadedDiagnosis::Unchanged => return,
+            LoadedDiagnosis::Missing => {
+                let had = {
+                    let mut state = self.state();
+                    let had = state.diagnoses.is_some();
+                    state.clear_diagnosis();
+                    had
+                };
+                if !had {
+                    return;
+                }
+            }
+            LoadedDiagnosis::Read(diag, signature) => {
+                self.state()
+                    .install_diagnosis(*diag, Some(signature), &on_disk);
+            }
+            LoadedDiagnosis::Broken(message, signature) => {
+                let first_time = {
+                    let mut state = self.state();
+                    let first = state.diagnosis_signature != Some(signature);
+                    state.diagnosis_signature = Some(signature);
+                    state.diagnosis_problem = Some(message.clone());
+                    first
+                };
+                if first_time {
+                    self.client
+                        .show_message(MessageType::ERROR, format!("faultlens: {message}"))
+                        .await;
+                }
+                self.send_status().await;
+                return;
+            }
+        }
+        self.publish().await;
+        self.refresh_inlay_hints();
+    }
+}
+
+/// Runs the engine on a blocking thread and installs what it found.
+async fn run(
+    backend: Backend,
+    active: ActiveDiagnosis,
+    root: PathBuf,
+    time_limit: Duration,
+    progress: bool,
+    trigger: Trigger,
+) {
+    let generation = active.generation;
+    let token = format!("faultlens/diagnose/{generation}");
+    let reporter =
+        work_progress::with_percentage(&backend.client, progress, token, "faultlens diagnosis")
+            .await;
+    // One engine at a time: a cancelled one stops at its next check.
+    let _slot = backend.diagnose_slot().lock().await;
+    if !backend.is_current_diagnosis(generation) {
+        if let Some(reporter) = reporter {
+            reporter.finish_with_message("cancelled").await;
+        }
+        return;
+    }
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<DiagnoseProgress>();
+    let cancel = active.cancel.clone();
+    let work_root = root.clone();
+    let job = tokio::task::spawn_blocking(move || {
+        let project = Project::load(&work_root).map_err(|e| DiagnoseError::Other(e.to_string()))?;
+        let results = faultlens_pipeline::store::read_results(&work_root)
+            .map_err(|e| DiagnoseError::Other(e.to_string()))?
+            .ok_or_else(|| {
+                DiagnoseError::Other(
+                    "no results yet: run faultlens.localize (or `faultlens localize`) first".into(),
+                )
+            })?;
+        let options = DiagnoseOptions {
+            time_limit: Some(time_limit),
+            ..DiagnoseOptions::default()
+        };
+        let report = |p: DiagnoseProgress| {
+            let _ = tx.send(p);
+        };
+        let found = diagnose_project(&project, &results, &options, &report, &cancel)?;
+        if cancel.is_cancelled() {
+            return Err(DiagnoseError::Cancelled);
+        }
+        store::write_report(&work_root, &found).map_err(DiagnoseError::Other)?;
+        Ok(found)
+    });
+    while let Some(p) = rx.recv().await {
+        if let Some(reporter) = &reporter {
+            let (pct, message) = progress_step(&p);
+            reporter.report_with_message(message, pct).await;
+        }
+    }
+    let outcome = job
+        .await
+        .unwrap_or_else(|e| Err(DiagnoseError::Other(format!("the diagnosis stopped: {e}"))));
+    let summary = match &outcome {
+        Ok(report) => format!(
+            "{} diagnos{}{}",
+            report.diagnoses.len(),
+            if report.diagnoses.len() == 1 {
+                "is"
+            } else {
+                "es"
+            },
+            report
+                .stopped
+                .as_ref()
+                .map(|why| format!(" (stopped: {why})"))
+                .unwrap_or_default()
+        ),
+        Err(DiagnoseError::Cancelled) => "cancelled".into(),
+        Err(e) => first_line(&e.to_string()),
+    };
+    if backend.is_current_diagnosis(generation) {
+        {
+            let mut state = backend.state();
+            state.diagnosis_run = None;
+            state.diagnosis_problem = match &outcome {
+                Ok(_) | Err(DiagnoseError::Cancelled) => None,
+                Err(e) => Some(first_line(&e.to_string())),
+            };
+        }
+        match &outcome {
+            Ok(_) => backend.reload_diagnosis(true).await,
+            Err(DiagnoseError::Cancelled) => {}
+            Err(e) => {
+                let text = format!("faultlens: {e}");
+                if trigger == Trigger::Command {
+                    backend
+                        .client
+                        .show_message(MessageType::WARNING, text)
+                        .await;
+                } else {
+                    backend.client.log_message(MessageType::INFO, text).await;
+                }
+            }
+        }
+        backend.send_status().await;
+    }
+    if let Some(reporter) = reporter {
+        reporter.finish_with_message(summary).await;
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or(text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_climbs_through_the_phases() {
+        assert_eq!(progress_step(&DiagnoseProgress::Loading).0, 2);
+        let half = DiagnoseProgress::Encoding {
+            done: 1,
+            total: 2,
+            test: "t7".into(),
+        };
+        assert_eq!(
+            progress_step(&half),
+            (22, "encoding failing test 1/2: t7".into())
+        );
+        assert_eq!(
+            progress_step(&DiagnoseProgress::Solving { found: 2 }).1,
+            "searching diagnoses: 2 found so far"
+        );
+        let verifying = DiagnoseProgress::Verifying { done: 0, total: 0 };
+        assert_eq!(progress_step(&verifying).0, 80);
+    }
+}
