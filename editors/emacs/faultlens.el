@@ -74,6 +74,11 @@ Elsewhere it only shows results already in .faultlens/results.json."
   (interactive)
   (faultlens--command "faultlens.localize"))
 
+(defun faultlens-diagnose ()
+  "Diagnose the failing tests of the last results (trusted projects only)."
+  (interactive)
+  (faultlens--command "faultlens.diagnose"))
+
 (defun faultlens-set-measure (measure)
   "Rank by MEASURE (e.g. \"dstar\")."
   (interactive "sMeasure: ")

@@ -375,6 +375,45 @@ async function uiPhase() {
       await page.keyboard.press("Escape");
     });
 
+    await check("ui: an angelic value is drawn as an inlay hint at the end of the faulty statement, with a re-run lens", async () => {
+      // The server's own diagnosis follows the Localize above; once it is
+      // written, replace it with a document whose values are known.
+      const file = path.join(workspace, ".faultlens", "diagnosis.json");
+      for (let i = 0; i < 600 && !fs.existsSync(file); i++) await sleep(200);
+      assert(fs.existsSync(file), "the server wrote no diagnosis after Localize");
+      const doc = {
+        diagnoses: [
+          {
+            cost: 1,
+            kind: "optimal",
+            statements: [{ file: "mid.c", line: FAULT_LINE, text: "return c;" }],
+            angelic: [{ test: "wide-first-middle", file: "mid.c", line: FAULT_LINE, instance: 1, value: 5, text: "5", role: "value", verified: true }],
+          },
+        ],
+        complete: true,
+        failing_tests: ["first-middle-last-largest", "negative-first-middle", "wide-first-middle"],
+        stats: { first_ms: 1, total_ms: 2, sat_calls: 1, variables: 1, clauses: 1, paths: 3 },
+      };
+      fs.writeFileSync(`${file}.tmp`, JSON.stringify(doc, null, 2));
+      fs.renameSync(`${file}.tmp`, file);
+      await palette(`:${FAULT_LINE}`);
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll(".monaco-editor .view-lines > .view-line")].some(
+            // Monaco draws spaces as no-break spaces: match any white space.
+            (l) => /return\s+c;/.test(l.textContent) && /⟵\s+5\s+makes\s+wide-first-middle\s+pass/.test(l.textContent),
+          ),
+        null,
+        { timeout: 20000 },
+      );
+      await page.waitForFunction(
+        () => [...document.querySelectorAll(".monaco-editor .codelens-decoration")].some((e) => /diagnosis #1 \(cost 1\) · re-run diagnosis/.test(e.textContent)),
+        null,
+        { timeout: 15000 },
+      );
+      await shot(page, "ui-3b-inlay-hint.png");
+    });
+
     await check("ui: clicking the status bar item opens the Suspicious Lines view, #1 mid.c:22 first", async () => {
       await page.locator(".part.statusbar .statusbar-item", { hasText: "faultlens: 3 failing of 15" }).first().click();
       await page.waitForFunction(

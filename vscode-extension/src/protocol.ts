@@ -2,6 +2,17 @@
 // tolerant parsers for them: a malformed field from a newer or buggy server
 // degrades one line, never the whole view. No `vscode` import: unit-tested.
 
+/**
+ * Server commands that build or run tests, preprocess the sources or write
+ * generated tests: never sent from an untrusted workspace.
+ */
+export const RUNS_CODE: ReadonlySet<string> = new Set(["faultlens.localize", "faultlens.diagnose", "faultlens.generateTests"]);
+
+/** Whether an untrusted workspace must refuse the server command `command`. */
+export function runsCode(command: string): boolean {
+  return RUNS_CODE.has(command);
+}
+
 export interface RankRange {
   best: number;
   worst: number;
@@ -40,6 +51,8 @@ export interface StatusParams {
   message: string;
   failing?: number;
   total?: number;
+  /** The background diagnosis: "running" | "done" | "error" | "none", and what it found or why it failed. */
+  diagnosis?: { state: string; message: string };
 }
 
 /** One entry of the `faultlens/ranking` response (the CLI's `--format json`). */
@@ -127,6 +140,9 @@ export function parseStatus(raw: unknown): StatusParams {
   const status: StatusParams = { state, message: str(o.message, "") };
   if (typeof o.failing === "number") status.failing = o.failing;
   if (typeof o.total === "number") status.total = o.total;
+  if (isObject(o.diagnosis) && typeof o.diagnosis.state === "string") {
+    status.diagnosis = { state: o.diagnosis.state, message: str(o.diagnosis.message, "") };
+  }
   return status;
 }
 

@@ -11,7 +11,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { parseScores, parseStatus, type ScoresParams, type StatusParams } from "./protocol";
+import { parseScores, parseStatus, runsCode, type ScoresParams, type StatusParams } from "./protocol";
 import { resolveServerPath } from "./serverPath";
 import { configurationChange, initializationOptions, readServerSettings, type ServerSettings } from "./settings";
 import type { ClientState, RunProgress } from "./statusModel";
@@ -27,8 +27,6 @@ export interface ConnectionEvents {
 /** The server names its runs' progress tokens "faultlens/run/<n>". */
 const RUN_PROGRESS_TOKEN = /^faultlens\/run\//;
 
-/** Server commands that build or run tests: never sent from an untrusted workspace. */
-const RUNS_CODE = new Set(["faultlens.localize"]);
 
 export function readSettings(): ServerSettings {
   const cfg = vscode.workspace.getConfiguration("faultlens");
@@ -129,7 +127,7 @@ export class ServerConnection implements vscode.Disposable {
         },
         // Code lenses or other extensions may ask for a run: refuse it here too.
         executeCommand: (command, args, next): Promise<unknown> => {
-          if (RUNS_CODE.has(command) && !vscode.workspace.isTrusted) {
+          if (runsCode(command) && !vscode.workspace.isTrusted) {
             warnUntrusted();
             return Promise.resolve(undefined);
           }
@@ -178,7 +176,7 @@ export class ServerConnection implements vscode.Disposable {
 
   /** Sends a workspace/executeCommand to the server; refuses code-running commands when untrusted. */
   async executeCommand(command: string, args: unknown[] = []): Promise<unknown> {
-    if (RUNS_CODE.has(command) && !vscode.workspace.isTrusted) {
+    if (runsCode(command) && !vscode.workspace.isTrusted) {
       warnUntrusted();
       return undefined;
     }

@@ -9,15 +9,22 @@ export interface ServerSettings {
   autoRunOnSave: boolean;
   /** Absent: the server uses the project's own `[run] timeout` (faultlens.toml), else its default. */
   timeoutSeconds?: number;
+  /** Diagnose in the background after each localization with failing tests. */
+  diagnose: boolean;
+  /** Time budget of a background diagnosis. */
+  diagnoseTimeLimitSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   measure: "ochiai",
   topN: 10,
   autoRunOnSave: false,
+  diagnose: true,
+  diagnoseTimeLimitSeconds: 30,
 };
 
 const MAX_TOP_N = 1000;
+const MAX_DIAGNOSE_SECONDS = 3600;
 
 /** Reads a setting by its key below `faultlens.` (e.g. "topN"). */
 export type SettingReader = (key: string) => unknown;
@@ -39,11 +46,19 @@ function timeout(v: unknown): number | undefined {
   return v;
 }
 
+/** A usable diagnosis budget, else the default. */
+function diagnoseSeconds(v: unknown): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return DEFAULT_SETTINGS.diagnoseTimeLimitSeconds;
+  return Math.min(MAX_DIAGNOSE_SECONDS, v);
+}
+
 export function readServerSettings(get: SettingReader): ServerSettings {
   const s: ServerSettings = {
     measure: normalizeMeasure(get("measure")),
     topN: topN(get("topN")),
     autoRunOnSave: get("autoRunOnSave") === true,
+    diagnose: get("diagnose") !== false,
+    diagnoseTimeLimitSeconds: diagnoseSeconds(get("diagnoseTimeLimitSeconds")),
   };
   const t = timeout(get("timeoutSeconds"));
   if (t !== undefined) s.timeoutSeconds = t;
@@ -61,7 +76,14 @@ export function configurationChange(s: ServerSettings): { settings: { faultlens:
 }
 
 /** Which setting keys (below `faultlens.`) the server cares about. */
-export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = ["measure", "topN", "autoRunOnSave", "timeoutSeconds"];
+export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = [
+  "measure",
+  "topN",
+  "autoRunOnSave",
+  "timeoutSeconds",
+  "diagnose",
+  "diagnoseTimeLimitSeconds",
+];
 
 export interface MeasureChoice {
   id: string;

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseFailingTests, parseRanking, parseScores, parseStatus } from "../src/protocol";
+import { parseFailingTests, parseRanking, parseScores, parseStatus, runsCode } from "../src/protocol";
+
+test("commands that run code, including test generation, are known", () => {
+  assert.equal(runsCode("faultlens.localize"), true);
+  assert.equal(runsCode("faultlens.diagnose"), true);
+  assert.equal(runsCode("faultlens.generateTests"), true);
+  assert.equal(runsCode("faultlens.showFailingTests"), false);
+  assert.equal(runsCode("faultlens.setMeasure"), false);
+});
 
 test("scores notification parses per the contract", () => {
   const s = parseScores({
@@ -35,6 +43,11 @@ test("status notification: known states kept, unknown ones read as idle", () => 
     total: 12,
   });
   assert.equal(parseStatus({ state: "weird" }).state, "idle");
+  assert.deepEqual(parseStatus({ state: "done", message: "m", diagnosis: { state: "done", message: "4 diagnoses of 3 failing tests" } }).diagnosis, {
+    state: "done",
+    message: "4 diagnoses of 3 failing tests",
+  });
+  assert.equal(parseStatus({ state: "done", message: "m", diagnosis: 3 }).diagnosis, undefined);
   assert.equal(parseStatus({ state: "noResults" }).state, "noResults");
 });
 

@@ -6,14 +6,17 @@ const reader = (o: Record<string, unknown>) => (k: string) => o[k];
 
 test("defaults when nothing is set", () => {
   assert.deepEqual(readServerSettings(reader({})), DEFAULT_SETTINGS);
-  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false });
+  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false, diagnose: true, diagnoseTimeLimitSeconds: 30 });
   // No timeout key at all: the server then keeps the project's own [run] timeout.
   assert.equal("timeoutSeconds" in readServerSettings(reader({ timeoutSeconds: null })), false);
 });
 
 test("settings map one to one onto the server's keys", () => {
   const s = readServerSettings(reader({ measure: "DStar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5, serverPath: "/x", "heatmap.enabled": false }));
-  assert.deepEqual(s, { measure: "dstar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5 });
+  assert.deepEqual(s, { measure: "dstar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5, diagnose: true, diagnoseTimeLimitSeconds: 30 });
+  const d = readServerSettings(reader({ diagnose: false, diagnoseTimeLimitSeconds: 5 }));
+  assert.equal(d.diagnose, false);
+  assert.equal(d.diagnoseTimeLimitSeconds, 5);
 });
 
 test("bad values fall back to the defaults or are clamped", () => {
@@ -22,6 +25,9 @@ test("bad values fall back to the defaults or are clamped", () => {
   assert.equal(readServerSettings(reader({ topN: 7.9 })).topN, 7);
   assert.equal(readServerSettings(reader({ topN: 1e9 })).topN, 1000);
   assert.equal(readServerSettings(reader({ timeoutSeconds: Number.POSITIVE_INFINITY })).timeoutSeconds, undefined);
+  assert.equal(readServerSettings(reader({ diagnose: "no" })).diagnose, true);
+  assert.equal(readServerSettings(reader({ diagnoseTimeLimitSeconds: 0 })).diagnoseTimeLimitSeconds, 30);
+  assert.equal(readServerSettings(reader({ diagnoseTimeLimitSeconds: 1e9 })).diagnoseTimeLimitSeconds, 3600);
 });
 
 test("measure names are normalized like the server does", () => {
@@ -35,7 +41,7 @@ test("initializationOptions carry trust; configuration changes never do", () => 
   assert.deepEqual(initializationOptions(s, false), { ...s, trusted: false });
   assert.equal(initializationOptions(s, true).trusted, true);
   const change = configurationChange(s);
-  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false } } });
+  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false, diagnose: true, diagnoseTimeLimitSeconds: 30 } } });
   assert.equal(configurationChange(readServerSettings(reader({ timeoutSeconds: 3 }))).settings.faultlens.timeoutSeconds, 3);
   assert.equal("trusted" in change.settings.faultlens, false);
 });

@@ -192,6 +192,69 @@ async function trusted(check) {
     assert(/Run by 3 of 3 failing and 1 of 12 passing tests/.test(text), `hover: ${text}`);
   });
 
+  const diagnosisFile = path.join(ctx.root.fsPath, ".faultlens", "diagnosis.json");
+  await check("after Localize the server diagnoses in the background and marks the faulty statement", async () => {
+    const status = await waitFor("the diagnosis to end", () => {
+      const d = api.status().diagnosis;
+      return d && (d.state === "done" || d.state === "error") ? d : undefined;
+    }, 120000);
+    assert(status.state === "done", `diagnosis: ${describe(status)}`);
+    assert(fs.existsSync(diagnosisFile), "no .faultlens/diagnosis.json");
+    const diags = await waitFor(
+      "a diagnosis diagnostic on the faulty line",
+      () => vscode.languages.getDiagnostics(file).filter((d) => codeOf(d) === "diagnosis" && d.range.start.line === FAULT_LINE)[0],
+      15000,
+    );
+    assert(/^diagnosis #\d+ \(cost \d+, (optimal|minimal)\): changing this statement/.test(diags.message), `message: ${diags.message}`);
+  });
+
+  await check("the engine's verified angelic values at the fault are inlay hints", async () => {
+    const doc = JSON.parse(fs.readFileSync(diagnosisFile, "utf8"));
+    const values = doc.diagnoses.flatMap((d) => d.angelic).filter((a) => a.verified && a.file === "mid.c" && a.line === FAULT_LINE + 1);
+    assert(values.length > 0, `the engine found no verified angelic value at mid.c:22: ${describe(doc.diagnoses)}`);
+    const range = new vscode.Range(0, 0, ctx.doc.lineCount, 0);
+    const hints = await vscode.commands.executeCommand("vscode.executeInlayHintProvider", file, range);
+    const hint = hints.find((h) => h.position.line === FAULT_LINE);
+    const label = hint && (typeof hint.label === "string" ? hint.label : hint.label.map((p) => p.value).join(""));
+    assert(label && values.every((a) => label.includes(a.test)), `hint ${describe(label)} for ${describe(values)}`);
+  });
+
+  await check("a diagnosis written by another tool shows in hover and inlay hints", async () => {
+    const doc = {
+      diagnoses: [
+        {
+          cost: 1,
+          kind: "optimal",
+          statements: [{ file: "mid.c", line: FAULT_LINE + 1, text: "return c;" }],
+          angelic: [{ test: "wide-first-middle", file: "mid.c", line: FAULT_LINE + 1, instance: 1, value: 5, text: "5", role: "value", verified: true }],
+        },
+      ],
+      complete: true,
+      failing_tests: ["first-middle-last-largest", "negative-first-middle", "wide-first-middle"],
+      stats: { first_ms: 1, total_ms: 2, sat_calls: 1, variables: 1, clauses: 1, paths: 3 },
+    };
+    fs.writeFileSync(`${diagnosisFile}.tmp`, JSON.stringify(doc, null, 2));
+    fs.renameSync(`${diagnosisFile}.tmp`, diagnosisFile);
+    const range = new vscode.Range(0, 0, ctx.doc.lineCount, 0);
+    const hint = await waitFor(
+      "the new inlay hint",
+      async () => {
+        const hints = await vscode.commands.executeCommand("vscode.executeInlayHintProvider", file, range);
+        return hints.find((h) => h.position.line === FAULT_LINE && (typeof h.label === "string" ? h.label : "") === "⟵ 5 makes wide-first-middle pass");
+      },
+      15000,
+    );
+    assert(hint.position.character === ctx.doc.lineAt(FAULT_LINE).text.length, `hint at ${describe(hint.position)}`);
+    const hovers = await vscode.commands.executeCommand("vscode.executeHoverProvider", file, new vscode.Position(FAULT_LINE, 12));
+    const text = hoverText(hovers);
+    assert(/mid\.c:22 \(1st run\) = 5 makes wide-first-middle pass/.test(text), `hover: ${text}`);
+    const lenses = await vscode.commands.executeCommand("vscode.executeCodeLensProvider", file);
+    assert(
+      lenses.some((l) => l.range.start.line === FAULT_LINE && l.command && l.command.command === "faultlens.diagnose"),
+      `lenses ${describe(lenses.map((l) => l.command && l.command.title))}`,
+    );
+  });
+
   await check("heatmap: the top line has the hottest colour and the label #1", async () => {
     const painted = await waitFor("painted lines", () => (api.heatmap().length > 0 ? api.heatmap() : undefined), 10000);
     const top = painted.find((p) => p.line === FAULT_LINE);
@@ -281,7 +344,8 @@ async function trusted(check) {
 
   await check("the topN setting reaches the server", async () => {
     const cfg = () => vscode.workspace.getConfiguration("faultlens");
-    const count = () => vscode.languages.getDiagnostics(file).filter((d) => d.source === "faultlens").length;
+    // Ranked lines only: topN does not limit the diagnosis's diagnostics.
+    const count = () => vscode.languages.getDiagnostics(file).filter((d) => d.source === "faultlens" && codeOf(d) !== "diagnosis").length;
     const before = count();
     assert(before > 3, `only ${before} diagnostics before`);
     await cfg().update("topN", 3, vscode.ConfigurationTarget.Global);
