@@ -351,7 +351,9 @@ pub fn diagnose_program(
     // spectrum's top lines one statement at a time, on a formula of its own
     // (the search's may have used up the tests' path bounds).
     let last_searched = explored.as_ref().unwrap_or(&own);
+    // (Not when it stopped at the user's limit of diagnoses.)
     let checked = if !last_searched.found.complete
+        && last_searched.found.found.len() < opts.max_diagnoses
         && !opts.suspects.is_empty()
         && budget.exhausted().is_none()
     {
@@ -528,6 +530,9 @@ pub fn diagnose_program(
             );
         }
     }
+    // Merged lists and checked statements stay within the user's limit,
+    // cheapest first.
+    report.diagnoses.truncate(opts.max_diagnoses);
     // A minimal core per failing test.
     for t in &phases[0].joint.tests {
         if !t.active {
