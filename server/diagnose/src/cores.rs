@@ -23,6 +23,10 @@ pub fn core_of(
     max_steps: u64,
     budget: &Budget,
 ) -> Option<(Vec<StmtId>, bool)> {
+    // Encoding a long run takes seconds; a core could not be sought anyway.
+    if budget.exhausted().is_some() {
+        return None;
+    }
     let enc = encode_run(prog, input, expected, max_steps).ok()?;
     let mut inst = Instance::new();
     inst.declare_vars(enc.cnf.n_vars());

@@ -42,6 +42,10 @@ impl Oracle {
         // every solve; on formulas of millions of clauses solved hundreds of
         // times they took two thirds of a diagnosis's time (perf on loop-cond).
         solver.set_option("lucky", 0).map_err(Error::solver)?;
+        // Its congruence closure (gate extraction before the first search)
+        // does not poll the terminator: on hang-loop's 12-million-clause
+        // formula one call ran 30 s past its deadline (seen with gdb).
+        solver.set_option("congruence", 0).map_err(Error::solver)?;
         if let Some(max) = instance.n_vars().checked_sub(1) {
             // Soft literals outside every hard clause still get model values.
             solver.reserve(Var::new(max)).map_err(Error::solver)?;
