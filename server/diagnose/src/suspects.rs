@@ -76,6 +76,8 @@ pub fn check(
     let mut found: Vec<Explaining> = Vec::new();
     let mut decided = 0;
     let mut pending: Vec<StmtId> = candidates.to_vec();
+    // Announced before the first decision, which can take the whole budget.
+    on_progress(0);
     'passes: for rounds in ROUNDS {
         let mut undecided = Vec::new();
         for stmt in pending {
