@@ -7,6 +7,7 @@
 //! read back like one written by the CLI.
 
 use crate::reload::{load_diagnosis, LoadedDiagnosis};
+use crate::run::first_line;
 use crate::server::Backend;
 use crate::state::{ActiveDiagnosis, UNTRUSTED};
 use crate::work_progress;
@@ -284,10 +285,6 @@ async fn run(
     if let Some(reporter) = reporter {
         reporter.finish_with_message(summary).await;
     }
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or(text).to_string()
 }
 
 #[cfg(test)]

@@ -155,7 +155,8 @@ pub async fn run(
     }
 }
 
-fn first_line(text: &str) -> String {
+/// An error's first line: what a status line or a progress report shows.
+pub(crate) fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or(text).to_string()
 }
 

@@ -251,28 +251,8 @@ pub(crate) fn encode_path(
     }
     let mut taken_cnf = std::mem::take(cnf);
     let mut taken_health = std::mem::take(health);
-    // The replay recurses like the program: give it a large stack.
-    let result = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, || {
-                replay(
-                    &mut taken_cnf,
-                    &mut taken_health,
-                    prog,
-                    test,
-                    expected,
-                    &r.trace,
-                    overrides,
-                    out_overrides,
-                )
-            })
-            .map(|h| h.join())
-    });
-    let result = match result {
-        Ok(Ok(r)) => r,
-        Ok(Err(_)) => unsup("internal: the encoder panicked"),
-        Err(_) => replay(
+    let mut run = || {
+        replay(
             &mut taken_cnf,
             &mut taken_health,
             prog,
@@ -281,7 +261,20 @@ pub(crate) fn encode_path(
             &r.trace,
             overrides,
             out_overrides,
-        ),
+        )
+    };
+    // The replay recurses like the program: give it a large stack (or, if
+    // no thread can be made, this one's).
+    let result = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, &mut run)
+            .map(|h| h.join())
+    });
+    let result = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(_)) => unsup("internal: the encoder panicked"),
+        Err(_) => run(),
     };
     *cnf = taken_cnf;
     *health = taken_health;
