@@ -69,6 +69,9 @@ fn run_probe(script: &Path, file: &Path, fault_line: u32, run: bool) -> Value {
         .arg(format!("luafile {}", script.display()))
         .arg(file)
         .env("FAULTLENS_BIN", BIN)
+        // Neovim logs to ./.nvimlog when it cannot use its cache directory:
+        // keep that out of the source tree.
+        .env("NVIM_LOG_FILE", file.with_extension("nvimlog"))
         .env("FAULTLENS_REPORT", &report)
         .env("FAULTLENS_FAULT_LINE", fault_line.to_string())
         .env("FAULTLENS_RUN", if run { "1" } else { "0" })
