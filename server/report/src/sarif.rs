@@ -8,7 +8,37 @@ use faultlens_core::measures::ALL;
 use serde_json::{json, Value};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-const INFORMATION_URI: &str = "https://github.com/faultlens/faultlens";
+pub(crate) const INFORMATION_URI: &str = "https://github.com/faultlens/faultlens";
+
+/// A SARIF log of one faultlens run: the driver (with `rules`, if any), the
+/// project root as `%SRCROOT%`, one invocation and the results. Shared by the
+/// ranking's and the diagnosis's documents.
+pub(crate) fn log(
+    project_root: &str,
+    rules: Option<Vec<Value>>,
+    invocation: Value,
+    results: Vec<Value>,
+) -> Value {
+    let mut driver = json!({
+        "name": "faultlens",
+        "version": env!("CARGO_PKG_VERSION"),
+        "informationUri": INFORMATION_URI,
+    });
+    if let Some(rules) = rules {
+        driver["rules"] = Value::Array(rules);
+    }
+    let root_uri = format!("file://{}/", project_root.trim_end_matches('/'));
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
+            "invocations": [invocation],
+            "results": results,
+        }],
+    })
+}
 
 /// `top` limits the results to the first ranked lines (default: all lines
 /// some failing test ran).
@@ -75,29 +105,16 @@ pub fn sarif(analysis: &Analysis, top: Option<usize>) -> Value {
             })
         })
         .collect();
-    let root_uri = format!(
-        "file://{}/",
-        analysis.results.project_root.trim_end_matches('/')
-    );
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "faultlens",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFORMATION_URI,
-                "rules": rules,
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
-            "invocations": [{
-                "executionSuccessful": true,
-                "properties": {
-                    "testsTotal": analysis.results.tests.len(),
-                    "testsFailed": analysis.results.failed_count(),
-                },
-            }],
-            "results": results,
-        }],
-    })
+    log(
+        &analysis.results.project_root,
+        Some(rules),
+        json!({
+            "executionSuccessful": true,
+            "properties": {
+                "testsTotal": analysis.results.tests.len(),
+                "testsFailed": analysis.results.failed_count(),
+            },
+        }),
+        results,
+    )
 }

@@ -3,11 +3,10 @@
 //! official schema in the CLI's tests.
 
 use super::phrases::{angelic_line, diagnosis_title, explains, verified};
+use crate::sarif::{log, INFORMATION_URI};
 use faultlens_core::diagnosis::{DiagnosedStatement, DiagnosisKind, DiagnosisReport};
 use serde_json::{json, Value};
 
-const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-const INFORMATION_URI: &str = "https://github.com/faultlens/faultlens";
 pub const RULE_ID: &str = "diagnosis";
 
 /// `project_root` is the absolute directory the files are relative to.
@@ -79,65 +78,47 @@ pub fn sarif(report: &DiagnosisReport, project_root: &str, max: Option<usize>) -
             results.push(result);
         }
     }
-    let root_uri = format!("file://{}/", project_root.trim_end_matches('/'));
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "faultlens",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFORMATION_URI,
-                "rules": [{
-                    "id": RULE_ID,
-                    "name": "Diagnosis",
-                    "shortDescription": {"text": "A statement that, changed together with the others of its diagnosis, explains every failing test"},
-                    "fullDescription": {"text": "Formula-based diagnosis: a set of statements of least cost (logic is cheaper than input and output) whose values, if they were different, let every failing test pass in faultlens's model of C. Angelic values are the values that do it, each verified by replaying the test."},
-                    "helpUri": format!("{INFORMATION_URI}#diagnosis"),
-                }],
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
-            "invocations": [{
-                "executionSuccessful": true,
-                "properties": {
-                    "complete": report.complete,
-                    "stopped": report.stopped,
-                    "failingTests": report.failing_tests,
-                    "skippedTests": report.skipped_tests,
-                },
-            }],
-            "results": results,
-        }],
-    })
+    let rule = json!({
+        "id": RULE_ID,
+        "name": "Diagnosis",
+        "shortDescription": {"text": "A statement that, changed together with the others of its diagnosis, explains every failing test"},
+        "fullDescription": {"text": "Formula-based diagnosis: a set of statements of least cost (logic is cheaper than input and output) whose values, if they were different, let every failing test pass in faultlens's model of C. Angelic values are the values that do it, each verified by replaying the test."},
+        "helpUri": format!("{INFORMATION_URI}#diagnosis"),
+    });
+    log(
+        project_root,
+        Some(vec![rule]),
+        json!({
+            "executionSuccessful": true,
+            "properties": {
+                "complete": report.complete,
+                "stopped": report.stopped,
+                "failingTests": report.failing_tests,
+                "skippedTests": report.skipped_tests,
+            },
+        }),
+        results,
+    )
 }
 
 /// A SARIF log with no results when there is no diagnosis: the reason is a
 /// tool execution notification. `code` 3 (no failing test) is a successful
 /// run with nothing to report; 4 (outside the C model) is not.
 pub fn sarif_not_diagnosed(project_root: &str, code: u8, message: &str) -> Value {
-    let root_uri = format!("file://{}/", project_root.trim_end_matches('/'));
     let successful = code != 4;
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "faultlens",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFORMATION_URI,
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
-            "invocations": [{
-                "executionSuccessful": successful,
-                "exitCode": code,
-                "toolExecutionNotifications": [{
-                    "level": if successful { "note" } else { "error" },
-                    "message": {"text": message},
-                }],
+    log(
+        project_root,
+        None,
+        json!({
+            "executionSuccessful": successful,
+            "exitCode": code,
+            "toolExecutionNotifications": [{
+                "level": if successful { "note" } else { "error" },
+                "message": {"text": message},
             }],
-            "results": [],
-        }],
-    })
+        }),
+        Vec::new(),
+    )
 }
 
 /// The statement's place; with `narrow`, its sub-expression's range when
