@@ -167,6 +167,20 @@ impl Backend {
     }
 }
 
+/// How long to wait after each round before asking whether to go on.
+///
+/// A round of the model takes milliseconds, so an editor's "stop" (a cancel,
+/// or a new localization) almost always lands between rounds or after the
+/// last. The end-to-end tests set `FAULTLENS_GENERATION_ROUND_PAUSE_MS` to
+/// hold every round open long enough to land inside it; unset, it is zero.
+fn round_pause() -> std::time::Duration {
+    let ms = std::env::var("FAULTLENS_GENERATION_ROUND_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    std::time::Duration::from_millis(ms)
+}
+
 /// What the blocking job reports per generated test.
 struct Round {
     name: String,
@@ -201,6 +215,7 @@ async fn run(
     }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Round>();
     let cancel = active.cancel.clone();
+    let pause = round_pause();
     let job = tokio::task::spawn_blocking(move || {
         let project = Project::load(&root).map_err(|e| e.to_string())?;
         let mut opts = GenerateOptions::new(request.strategy);
@@ -211,6 +226,7 @@ async fn run(
                 name: test.name.clone(),
                 fails: test.run.verdict.is_fail(),
             });
+            std::thread::sleep(pause);
             !cancel.load(Ordering::SeqCst)
         })
         .map_err(|e| e.to_string())

@@ -27,8 +27,14 @@ pub struct Client {
 
 impl Client {
     pub fn start() -> Client {
+        Client::start_with_env(&[])
+    }
+
+    /// Starts the server with extra environment variables.
+    pub fn start_with_env(vars: &[(&str, &str)]) -> Client {
         let mut child = Command::new(BIN)
             .arg("lsp")
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
