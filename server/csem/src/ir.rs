@@ -214,6 +214,44 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// The operands, in evaluation order where C fixes one.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Deref(a)
+            | ExprKind::Member(a, _)
+            | ExprKind::Load(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Decay(a)
+            | ExprKind::Cast(a)
+            | ExprKind::Unary(_, a)
+            | ExprKind::IncDec { lv: a, .. } => vec![a],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::PtrDiff(a, b)
+            | ExprKind::PtrCmp(_, a, b)
+            | ExprKind::LogAnd(a, b)
+            | ExprKind::LogOr(a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Assign(a, b)
+            | ExprKind::CompoundAssign { lv: a, rhs: b, .. }
+            | ExprKind::PtrAdd {
+                ptr: a, index: b, ..
+            } => vec![a, b],
+            ExprKind::Cond(a, b, c) => vec![a, b, c],
+            ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => args.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Calls `f` on `e` and every node below it, in pre-order.
+pub fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    for c in e.children() {
+        visit(c, f);
+    }
+}
+
 /// One store of an initializer: `value` (converted to `ty`) goes at `offset` in the object.
 #[derive(Clone, Debug)]
 pub struct InitItem {

@@ -15,6 +15,7 @@ pub mod intops;
 pub mod ir;
 mod lower;
 pub mod preprocess;
+pub mod subexpr;
 pub mod types;
 
 pub use error::CsemError;

@@ -26,7 +26,10 @@ pub fn replay_passes(prog: &Program, test: &ModelTest, slots: &[Slot]) -> bool {
     let mut opts = test.run_options();
     apply_slots(&mut opts, slots);
     let r = run(prog, &test.input, &opts);
-    if !r.unapplied_overrides.is_empty() || !r.unapplied_output_overrides.is_empty() {
+    if !r.unapplied_overrides.is_empty()
+        || !r.unapplied_output_overrides.is_empty()
+        || !r.unapplied_expr_overrides.is_empty()
+    {
         return false;
     }
     let code = match r.outcome {
@@ -72,6 +75,7 @@ pub fn role_name(role: SlotRole) -> &'static str {
         SlotRole::SwitchValue => "switch value",
         SlotRole::Return => "return",
         SlotRole::OutputArg => "argument",
+        SlotRole::Subexpr => "sub-expression",
     }
 }
 

@@ -24,8 +24,9 @@ use crate::interp::{
 use crate::ir::*;
 use crate::types::{IntKind, Type};
 use memory::{Cell, SMem, SPtr, SVal};
+use paths::RunInputs;
 use rustsat::types::Lit;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What the test expects.
 #[derive(Clone, Debug)]
@@ -105,6 +106,11 @@ struct Enc<'a> {
     /// The overrides the run was made with (the relaxed values' shadows follow them).
     overrides: &'a Overrides,
     out_overrides: &'a BTreeMap<(StmtId, u32, u32), u64>,
+    expr_overrides: &'a BTreeMap<(StmtId, u32, u32), u64>,
+    /// Candidate sub-expressions of the statements being refined (see
+    /// [`crate::subexpr`]), and their health literals, shared by all tests.
+    sub_index: HashMap<usize, (StmtId, u32)>,
+    sub_health: BTreeMap<(StmtId, u32), Lit>,
     /// Instances started per statement, as the interpreter counts them.
     counts: Vec<u32>,
     /// The statement instance being encoded, and the integers it printed so far.
@@ -189,18 +195,18 @@ pub fn encode_run(
     expected: &Expected,
     max_steps: u64,
 ) -> E<Encoding> {
-    let mut cnf = Cnf::new();
-    let mut health = BTreeMap::new();
+    let mut f = Formula::new();
     let parts = encode_path(
-        &mut cnf,
-        &mut health,
+        &mut f,
         prog,
         test,
         expected,
         max_steps,
-        &Overrides::default(),
-        &BTreeMap::new(),
+        &RunInputs::of(test),
     )?;
+    let Formula {
+        mut cnf, health, ..
+    } = f;
     cnf.clause(&[parts.ok]);
     // The run's own path: every branch, switch and pin as the run went.
     for pt in &parts.points {
@@ -217,26 +223,29 @@ pub fn encode_run(
 /// Calls deeper than this are not encoded.
 const MAX_ENCODED_DEPTH: usize = 5_000;
 
-/// Run `test` (with `overrides`) in the interpreter and encode the path it
-/// takes into `cnf`, with fresh values and the shared health literals.
-/// Nothing is asserted: the expected outcome is the literal `ok`.
-#[allow(clippy::too_many_arguments)]
+/// Run `test` (with `inputs`: its overrides and free inputs) in the
+/// interpreter and encode the path it takes into `f`, with fresh values and
+/// the shared health literals. Nothing is asserted: the expected outcome is
+/// the literal `ok`.
 pub(crate) fn encode_path(
-    cnf: &mut Cnf,
-    health: &mut BTreeMap<StmtId, Lit>,
+    f: &mut Formula,
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
     max_steps: u64,
-    overrides: &Overrides,
-    out_overrides: &BTreeMap<(StmtId, u32, u32), u64>,
+    inputs: &RunInputs,
 ) -> E<PathParts> {
+    let test = &TestInput {
+        nondet: inputs.nondet.clone(),
+        ..test.clone()
+    };
     let opts = RunOptions {
         trace: true,
         max_trace: usize::MAX,
         max_steps,
-        overrides: overrides.clone(),
-        output_overrides: out_overrides.clone(),
+        overrides: inputs.overrides.clone(),
+        output_overrides: inputs.out.clone(),
+        expr_overrides: inputs.expr.clone(),
         // Draws beyond the test's values are inputs the solver chooses anyway.
         nondet_fill: Some(0),
         ..RunOptions::default()
@@ -249,20 +258,8 @@ pub(crate) fn encode_path(
         Outcome::StepLimit => return unsup("the run does not terminate within the step limit"),
         _ => {}
     }
-    let mut taken_cnf = std::mem::take(cnf);
-    let mut taken_health = std::mem::take(health);
-    let mut run = || {
-        replay(
-            &mut taken_cnf,
-            &mut taken_health,
-            prog,
-            test,
-            expected,
-            &r.trace,
-            overrides,
-            out_overrides,
-        )
-    };
+    let mut taken = std::mem::take(f);
+    let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs);
     // The replay recurses like the program: give it a large stack (or, if
     // no thread can be made, this one's).
     let result = std::thread::scope(|s| {
@@ -276,29 +273,25 @@ pub(crate) fn encode_path(
         Ok(Err(_)) => unsup("internal: the encoder panicked"),
         Err(_) => run(),
     };
-    *cnf = taken_cnf;
-    *health = taken_health;
+    *f = taken;
     result
 }
 
-#[allow(clippy::too_many_arguments)]
 fn replay(
-    cnf: &mut Cnf,
-    health: &mut BTreeMap<StmtId, Lit>,
+    f: &mut Formula,
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
     trace: &[TraceEvent],
-    overrides: &Overrides,
-    out_overrides: &BTreeMap<(StmtId, u32, u32), u64>,
+    inputs: &RunInputs,
 ) -> E<PathParts> {
     let mut enc = Enc {
         prog,
-        cnf: std::mem::take(cnf),
+        cnf: std::mem::take(&mut f.cnf),
         mem: SMem::default(),
         trace,
         pos: 0,
-        health: std::mem::take(health),
+        health: std::mem::take(&mut f.health),
         ub: Vec::new(),
         guard: Lit::positive(0),
         globals: Vec::new(),
@@ -310,8 +303,11 @@ fn replay(
         instances: 0,
         cur_health: None,
         cur_range: SrcRange::default(),
-        overrides,
-        out_overrides,
+        overrides: &inputs.overrides,
+        out_overrides: &inputs.out,
+        expr_overrides: &inputs.expr,
+        sub_index: crate::subexpr::index_of(prog, f.refined.iter().copied()),
+        sub_health: std::mem::take(&mut f.sub_health),
         counts: vec![0; prog.stmt_count],
         cur_key: (0, 0),
         out_arg: 0,
@@ -346,8 +342,9 @@ fn replay(
         Some(want) if expected.exit != 134 => output::prefixes(&mut enc.cnf, &enc.out, want),
         _ => vec![enc.cnf.tru(); enc.out.len() + 1],
     };
-    *cnf = std::mem::take(&mut enc.cnf);
-    *health = std::mem::take(&mut enc.health);
+    f.cnf = std::mem::take(&mut enc.cnf);
+    f.health = std::mem::take(&mut enc.health);
+    f.sub_health = std::mem::take(&mut enc.sub_health);
     Ok(PathParts {
         ok: ok?,
         points: enc.points,
@@ -441,6 +438,41 @@ impl<'a> Enc<'a> {
         } else {
             (0, self.overrides.0.get(&(stmt, instance)).copied())
         };
+        self.relax_slot(h, v, role, signed, arg, ov)
+    }
+
+    /// Sub-expression `n` of the statement being encoded, relaxed under its
+    /// own health literal (the statement's stays on its value as a whole).
+    fn relax_subexpr(&mut self, n: u32, e: &Expr, v: SVal) -> SVal {
+        let (stmt, instance) = self.cur_key;
+        let g = match self.sub_health.get(&(stmt, n)) {
+            Some(&g) => g,
+            None => {
+                let g = self.cnf.fresh();
+                self.sub_health.insert((stmt, n), g);
+                g
+            }
+        };
+        let shadow = self.expr_overrides.get(&(stmt, instance, n)).copied();
+        let signed = e.ty.as_int().is_some_and(|k| k.signed());
+        let range = std::mem::replace(&mut self.cur_range, e.range);
+        let out = self.relax_slot(g, v, paths::SlotRole::Subexpr, signed, n, shadow);
+        self.cur_range = range;
+        out
+    }
+
+    /// A fresh value equal to `v` when `h` holds, recorded as a slot whose
+    /// shadow is `ov` (the value the run was made with) or `v`'s.
+    fn relax_slot(
+        &mut self,
+        h: Lit,
+        v: SVal,
+        role: paths::SlotRole,
+        signed: bool,
+        arg: u32,
+        ov: Option<u64>,
+    ) -> SVal {
+        let (stmt, instance) = self.cur_key;
         let (b, signed) = match &v {
             SVal::Int(b) => (b.clone(), signed),
             SVal::Ptr(p) => (p.off.clone(), true),
@@ -963,6 +995,17 @@ impl<'a> Enc<'a> {
     }
 
     fn eval(&mut self, e: &Expr) -> Result<SVal, Stop> {
+        let v = self.eval_node(e)?;
+        if self.sub_index.is_empty() {
+            return Ok(v);
+        }
+        match self.sub_index.get(&crate::subexpr::node_key(e)) {
+            Some(&(stmt, n)) if stmt == self.cur_key.0 => Ok(self.relax_subexpr(n, e, v)),
+            _ => Ok(v),
+        }
+    }
+
+    fn eval_node(&mut self, e: &Expr) -> Result<SVal, Stop> {
         let prog = self.prog;
         Ok(match &e.kind {
             ExprKind::Local(_)
@@ -1206,51 +1249,10 @@ impl<'a> Enc<'a> {
 
 fn contains_call(e: &Expr) -> bool {
     let mut found = false;
-    visit(e, &mut |x| {
+    crate::ir::visit(e, &mut |x| {
         found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..))
     });
     found
-}
-
-fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Deref(a)
-        | ExprKind::Member(a, _)
-        | ExprKind::Load(a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Decay(a)
-        | ExprKind::Cast(a)
-        | ExprKind::Unary(_, a) => visit(a, f),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::PtrDiff(a, b)
-        | ExprKind::PtrCmp(_, a, b)
-        | ExprKind::LogAnd(a, b)
-        | ExprKind::LogOr(a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Assign(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::PtrAdd { ptr, index, .. } => {
-            visit(ptr, f);
-            visit(index, f);
-        }
-        ExprKind::Cond(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        ExprKind::CompoundAssign { lv, rhs, .. } => {
-            visit(lv, f);
-            visit(rhs, f);
-        }
-        ExprKind::IncDec { lv, .. } => visit(lv, f),
-        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => {
-            args.iter().for_each(|a| visit(a, f))
-        }
-        _ => {}
-    }
 }
 
 /// Why replay stops early.

@@ -44,6 +44,13 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Formula {
     pub cnf: Cnf,
     pub health: BTreeMap<StmtId, Lit>,
+    /// Statements whose candidate sub-expressions ([`crate::subexpr`]) get
+    /// health literals of their own when encoded: set before encoding.
+    pub refined: BTreeSet<StmtId>,
+    /// `(statement, candidate)` → its health literal: false lets that
+    /// sub-expression take any value while the statement's health literal
+    /// keeps the rest of the statement as written.
+    pub sub_health: BTreeMap<(StmtId, u32), Lit>,
 }
 
 impl Formula {
@@ -90,11 +97,14 @@ pub enum SlotRole {
     Return,
     /// The `arg`-th integer printed by an output statement.
     OutputArg,
+    /// The value of the statement's candidate sub-expression `arg`.
+    Subexpr,
 }
 
 /// A relaxed value the model chose for an unhealthy statement instance:
 /// exactly what [`RunOptions::overrides`] (or, for [`SlotRole::OutputArg`],
-/// [`RunOptions::output_overrides`]) takes; see [`apply_slots`].
+/// [`RunOptions::output_overrides`]; for [`SlotRole::Subexpr`],
+/// [`RunOptions::expr_overrides`]) takes; see [`apply_slots`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub stmt: StmtId,
@@ -106,7 +116,8 @@ pub struct Slot {
     pub bits: u64,
     pub width: u32,
     pub signed: bool,
-    /// For [`SlotRole::OutputArg`]: which integer the statement instance printed (0-based).
+    /// For [`SlotRole::OutputArg`]: which integer the statement instance
+    /// printed (0-based); for [`SlotRole::Subexpr`]: which candidate.
     pub arg: u32,
 }
 
@@ -125,11 +136,49 @@ impl Slot {
 /// Put slots into run options as overrides, for replaying a model's values.
 pub fn apply_slots(opts: &mut RunOptions, slots: &[Slot]) {
     for s in slots {
-        if s.role == SlotRole::OutputArg {
-            opts.output_overrides
-                .insert((s.stmt, s.instance, s.arg), s.bits);
-        } else {
-            opts.overrides.insert(s.stmt, s.instance, s.bits);
+        let key = (s.stmt, s.instance, s.arg);
+        match s.role {
+            SlotRole::OutputArg => {
+                opts.output_overrides.insert(key, s.bits);
+            }
+            SlotRole::Subexpr => {
+                opts.expr_overrides.insert(key, s.bits);
+            }
+            _ => opts.overrides.insert(s.stmt, s.instance, s.bits),
+        }
+    }
+}
+
+/// What a run is made with: values substituted for statement instances,
+/// printed integers and sub-expressions, and the free inputs it draws.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunInputs {
+    pub overrides: Overrides,
+    pub out: BTreeMap<(StmtId, u32, u32), u64>,
+    pub expr: BTreeMap<(StmtId, u32, u32), u64>,
+    pub nondet: Vec<i64>,
+}
+
+impl RunInputs {
+    /// The test as given: nothing substituted.
+    pub fn of(test: &TestInput) -> Self {
+        RunInputs {
+            nondet: test.nondet.clone(),
+            ..RunInputs::default()
+        }
+    }
+
+    /// Substitutes a model's value, where [`apply_slots`] would.
+    fn set(&mut self, s: &Slot) {
+        let key = (s.stmt, s.instance, s.arg);
+        match s.role {
+            SlotRole::OutputArg => {
+                self.out.insert(key, s.bits);
+            }
+            SlotRole::Subexpr => {
+                self.expr.insert(key, s.bits);
+            }
+            _ => self.overrides.insert(s.stmt, s.instance, s.bits),
         }
     }
 }
@@ -171,21 +220,17 @@ struct Open {
 
 struct Path {
     sel: Lit,
-    overrides: Overrides,
-    out_overrides: BTreeMap<(StmtId, u32, u32), u64>,
+    /// What its run was made with.
+    inputs: RunInputs,
     points: Vec<Point>,
     /// Per point, the alternatives the model may take there (empty before the
     /// point this path was forced at: those belong to its ancestors).
     opens: Vec<Vec<Open>>,
     slots: Vec<SlotRec>,
     stmts: BTreeSet<StmtId>,
-    /// The nondet values its run was made with, and its free inputs.
-    nondet_input: Vec<i64>,
+    /// Its free inputs.
     draws: Vec<(Bv, IntKind)>,
 }
-
-/// What a path's run was made with: overrides, output overrides, nondet values.
-type RunInputs = (Overrides, BTreeMap<(StmtId, u32, u32), u64>, Vec<i64>);
 
 /// One test in a [`Formula`]: its encoded paths and their divergences.
 pub struct TestEncoding {
@@ -212,16 +257,8 @@ impl TestEncoding {
         expected: &Expected,
         opts: &EncodeOptions,
     ) -> E<Self> {
-        let parts = encode_path(
-            &mut f.cnf,
-            &mut f.health,
-            prog,
-            test,
-            expected,
-            opts.max_steps,
-            &Overrides::default(),
-            &BTreeMap::new(),
-        )?;
+        let inputs = RunInputs::of(test);
+        let parts = encode_path(f, prog, test, expected, opts.max_steps, &inputs)?;
         let mut te = TestEncoding {
             test: test.clone(),
             expected: expected.clone(),
@@ -234,12 +271,7 @@ impl TestEncoding {
             leaves: None,
             last_explored: None,
         };
-        let (root, leaves) = te.add_path(
-            f,
-            parts,
-            0,
-            (Overrides::default(), BTreeMap::new(), test.nondet.clone()),
-        );
+        let (root, leaves) = te.add_path(f, parts, 0, inputs);
         let mut clause = vec![!te.pass, te.paths[root].sel];
         clause.extend(leaves);
         f.cnf.clause(&clause);
@@ -426,43 +458,29 @@ impl TestEncoding {
             return Ok(());
         }
         let parent = &self.paths[d.path];
-        let mut plain = parent.overrides.clone();
-        plain.insert(d.stmt, d.instance, d.forced_bits);
-        let mut concolic = parent.overrides.clone();
-        let mut out_concolic = parent.out_overrides.clone();
+        let mut plain = parent.inputs.clone();
+        plain.overrides.insert(d.stmt, d.instance, d.forced_bits);
+        let mut concolic = parent.inputs.clone();
         for s in &d.values {
-            if s.role == SlotRole::OutputArg {
-                out_concolic.insert((s.stmt, s.instance, s.arg), s.bits);
-            } else {
-                concolic.insert(s.stmt, s.instance, s.bits);
-            }
+            concolic.set(s);
         }
         if !d.by_values {
-            concolic.insert(d.stmt, d.instance, d.forced_bits);
+            concolic.overrides.insert(d.stmt, d.instance, d.forced_bits);
         }
-        let mut attempts = vec![(concolic, out_concolic, d.nondet.clone())];
-        if !d.by_values && (!d.values.is_empty() || d.nondet != parent.nondet_input) {
-            attempts.push((
-                plain,
-                parent.out_overrides.clone(),
-                parent.nondet_input.clone(),
-            ));
+        concolic.nondet = d.nondet.clone();
+        let mut attempts = vec![concolic];
+        if !d.by_values && (!d.values.is_empty() || d.nondet != parent.inputs.nondet) {
+            attempts.push(plain);
         }
         let mut why = String::new();
-        for (ov, out_ov, nondet) in attempts {
-            let test = TestInput {
-                nondet: nondet.clone(),
-                ..self.test.clone()
-            };
+        for inputs in attempts {
             match encode_path(
-                &mut f.cnf,
-                &mut f.health,
+                f,
                 prog,
-                &test,
+                &self.test,
                 &self.expected,
                 self.opts.max_steps,
-                &ov,
-                &out_ov,
+                &inputs,
             ) {
                 Ok(parts) => {
                     // Divergences on the new path: after the forced branch; for a
@@ -481,7 +499,7 @@ impl TestEncoding {
                         why = "internal: the forced run does not reach the divergence".into();
                         continue;
                     };
-                    let (q, leaves) = self.add_path(f, parts, first_open, (ov, out_ov, nondet));
+                    let (q, leaves) = self.add_path(f, parts, first_open, inputs);
                     let mut clause = vec![!lit, self.paths[q].sel];
                     clause.extend(leaves);
                     f.cnf.clause(&clause);
@@ -495,6 +513,36 @@ impl TestEncoding {
         }
         self.close(f, d, format!("{here}: {why}"));
         Ok(())
+    }
+
+    /// Encodes, as one more copy beside the paths explored, the path the
+    /// test's run takes with `overrides` substituted, and returns its
+    /// selector: assume it to ask for a model along that path to the
+    /// expected outcome. Given the values a corrected program produced (a
+    /// witness), a model with every statement unhealthy shows the relaxed
+    /// encoding satisfiable without searching for the path. The copy is no
+    /// divergence of the others (`pass` does not reach it) and opens none.
+    pub fn encode_witness(
+        &mut self,
+        f: &mut Formula,
+        prog: &Program,
+        overrides: Overrides,
+    ) -> E<Lit> {
+        let inputs = RunInputs {
+            overrides,
+            ..RunInputs::of(&self.test)
+        };
+        let parts = encode_path(
+            f,
+            prog,
+            &self.test,
+            &self.expected,
+            self.opts.max_steps,
+            &inputs,
+        )?;
+        let no_opens = parts.points.len();
+        let (q, _) = self.add_path(f, parts, no_opens, inputs);
+        Ok(self.paths[q].sel)
     }
 
     fn close(&mut self, f: &mut Formula, d: &Divergence, why: String) {
@@ -573,7 +621,7 @@ impl TestEncoding {
         f: &mut Formula,
         parts: PathParts,
         first_open: usize,
-        (overrides, out_overrides, nondet_input): RunInputs,
+        inputs: RunInputs,
     ) -> (usize, Vec<Lit>) {
         let cnf = &mut f.cnf;
         let sel = cnf.fresh();
@@ -614,13 +662,11 @@ impl TestEncoding {
         self.instances += parts.instances;
         self.paths.push(Path {
             sel,
-            overrides,
-            out_overrides,
+            inputs,
             points: parts.points,
             opens,
             slots: parts.slots,
             stmts: parts.stmts,
-            nondet_input,
             draws: parts.draws,
         });
         (self.paths.len() - 1, leaves)

@@ -103,6 +103,11 @@ pub struct RunOptions {
     /// `fputc`) printed by that statement instance (calls it makes print under
     /// their own statements); bits of the conversion's argument type.
     pub output_overrides: BTreeMap<(StmtId, u32, u32), u64>,
+    /// Values substituted for sub-expressions: `(statement, instance, n)` is
+    /// candidate `n` of [`crate::subexpr::of_statement`] as that statement
+    /// instance evaluates it (computed, then replaced: its side effects and
+    /// undefined behaviour stay); bits of the sub-expression's type.
+    pub expr_overrides: BTreeMap<(StmtId, u32, u32), u64>,
     /// The value of `__VERIFIER_nondet_*()` draws beyond [`TestInput::nondet`];
     /// `None` (the default) stops the run with an error instead.
     pub nondet_fill: Option<i64>,
@@ -118,6 +123,7 @@ impl Default for RunOptions {
             max_trace: 1_000_000,
             overrides: Overrides::default(),
             output_overrides: BTreeMap::new(),
+            expr_overrides: BTreeMap::new(),
             nondet_fill: None,
         }
     }
@@ -164,6 +170,10 @@ pub struct TraceEvent {
     pub stmt: StmtId,
     pub func: FuncId,
     pub range: SrcRange,
+    /// Which execution of the statement this is (0-based), as
+    /// [`Overrides`] count them: a recursive call's instances end (and are
+    /// traced) before the instance that made the call.
+    pub instance: u32,
     /// The value it produced: the stored value, the condition, the returned value.
     pub value: Option<TraceValue>,
 }
@@ -182,6 +192,8 @@ pub struct RunResult {
     pub unapplied_overrides: Vec<(StmtId, u32)>,
     /// Output overrides (from [`RunOptions::output_overrides`]) not applied.
     pub unapplied_output_overrides: Vec<(StmtId, u32, u32)>,
+    /// Sub-expression overrides (from [`RunOptions::expr_overrides`]) not applied.
+    pub unapplied_expr_overrides: Vec<(StmtId, u32, u32)>,
 }
 
 impl RunResult {
@@ -242,6 +254,7 @@ pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
                     steps: 0,
                     unapplied_overrides: opts.overrides.0.keys().copied().collect(),
                     unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
+                    unapplied_expr_overrides: opts.expr_overrides.keys().copied().collect(),
                 }
             }
             Err(_) => continue,
@@ -281,6 +294,14 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         pending_store: None,
         applied: BTreeSet::new(),
         applied_out: BTreeSet::new(),
+        expr_index: crate::subexpr::index_of(
+            prog,
+            opts.expr_overrides
+                .keys()
+                .map(|k| k.0)
+                .collect::<BTreeSet<_>>(),
+        ),
+        applied_expr: BTreeSet::new(),
     };
     let outcome = match m.start(test) {
         Ok(code) => Outcome::Exited(code & 0xff),
@@ -311,6 +332,12 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         .filter(|k| !m.applied_out.contains(k))
         .copied()
         .collect();
+    let unapplied_expr_overrides = opts
+        .expr_overrides
+        .keys()
+        .filter(|k| !m.applied_expr.contains(k))
+        .copied()
+        .collect();
     RunResult {
         stdout: m.stdout,
         stderr: m.stderr,
@@ -320,6 +347,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         steps: m.steps,
         unapplied_overrides,
         unapplied_output_overrides,
+        unapplied_expr_overrides,
     }
 }
 
@@ -362,6 +390,9 @@ pub(crate) struct Machine<'a> {
     pending_store: Option<u64>,
     applied: BTreeSet<(StmtId, u32)>,
     applied_out: BTreeSet<(StmtId, u32, u32)>,
+    /// The overridden statements' candidate sub-expressions (see [`crate::subexpr`]).
+    expr_index: std::collections::HashMap<usize, (StmtId, u32)>,
+    applied_expr: BTreeSet<(StmtId, u32, u32)>,
 }
 
 /// Whether an instruction starts a statement instance (jumps and the end of a
@@ -538,10 +569,16 @@ impl<'a> Machine<'a> {
             self.trace_truncated = true;
             return;
         }
+        // `cur` is the statement instance being executed (calls restore it).
+        let instance = match self.cur {
+            Some((stmt, inst)) if stmt == ins.stmt && counts_instance(&ins.kind) => inst,
+            _ => 0,
+        };
         self.trace.push(TraceEvent {
             stmt: ins.stmt,
             func,
             range: ins.range,
+            instance,
             value,
         });
     }
@@ -895,6 +932,26 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn eval(&mut self, e: &Expr) -> R<Val> {
+        let v = self.eval_node(e)?;
+        if self.expr_index.is_empty() {
+            return Ok(v);
+        }
+        let Some(&(stmt, n)) = self.expr_index.get(&crate::subexpr::node_key(e)) else {
+            return Ok(v);
+        };
+        let Some((cur, inst)) = self.cur.filter(|c| c.0 == stmt) else {
+            return Ok(v);
+        };
+        match self.opts.expr_overrides.get(&(cur, inst, n)) {
+            Some(&bits) => {
+                self.applied_expr.insert((cur, inst, n));
+                Ok(with_bits(&v, &e.ty, bits))
+            }
+            None => Ok(v),
+        }
+    }
+
+    fn eval_node(&mut self, e: &Expr) -> R<Val> {
         match &e.kind {
             ExprKind::Local(_)
             | ExprKind::Global(_)

@@ -77,3 +77,52 @@ fn top_level_c(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// A copy of the fixture with every ground-truth `fix` substituted for its
+/// `lines` (as `fixtures/check.py` builds the fixed program); None when the
+/// fixture has no ground truth.
+pub fn fixed_copy(dir: &Path) -> Option<tempfile::TempDir> {
+    let truth = std::fs::read_to_string(dir.join("ground-truth.json")).ok()?;
+    let truth: serde_json::Value = serde_json::from_str(&truth).expect("ground-truth.json parses");
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(dir, copy.path());
+    let mut faults: Vec<&serde_json::Value> = truth["faults"].as_array()?.iter().collect();
+    // Bottom-up, so an earlier fix cannot move a later fix's lines.
+    faults.sort_by_key(|f| std::cmp::Reverse(first_line(f)));
+    for fault in faults {
+        let path = copy.path().join(fault["file"].as_str()?);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        let lines_of: Vec<usize> = fault["lines"]
+            .as_array()?
+            .iter()
+            .filter_map(|l| l.as_u64().map(|l| l as usize))
+            .collect();
+        let (first, last) = (*lines_of.iter().min()?, *lines_of.iter().max()?);
+        lines.splice(first - 1..last, fault["fix"].as_str()?.split('\n'));
+        std::fs::write(&path, lines.join("\n")).unwrap();
+    }
+    Some(copy)
+}
+
+fn first_line(fault: &serde_json::Value) -> u64 {
+    fault["lines"]
+        .as_array()
+        .and_then(|l| l.iter().filter_map(|x| x.as_u64()).min())
+        .unwrap_or(0)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().filter_map(|e| e.ok()) {
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_name() == ".faultlens" {
+            continue;
+        }
+        if src.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The sub-expressions of a statement that a diagnosis can be refined to:
+//! the integer values computed inside the value the statement produces (an
+//! assignment's right-hand side, a branch's condition, a switch's
+//! controlling value, a returned value, a scalar's initial value), numbered
+//! in pre-order. The statement's value itself is not one of them (that is
+//! the statement), nor is a node with its parent's source range (an
+//! implicit conversion or load stands for the operand it wraps).
+//!
+//! Relaxing one of them (`g → node = F(operands)`, fresh otherwise) in the
+//! encoding, and substituting a value for it in the interpreter
+//! ([`crate::interp::RunOptions::expr_overrides`]), asks and checks whether
+//! changing that sub-expression alone suffices.
+
+use crate::ir::{Expr, ExprKind, InstrKind, Program, SrcRange, StmtId};
+use std::collections::HashMap;
+
+/// One candidate sub-expression of a statement.
+#[derive(Clone, Debug)]
+pub struct SubExpr<'p> {
+    pub stmt: StmtId,
+    /// Pre-order number among the statement's candidates.
+    pub index: u32,
+    /// The nearest enclosing candidate, if any.
+    pub parent: Option<u32>,
+    pub expr: &'p Expr,
+}
+
+impl SubExpr<'_> {
+    pub fn range(&self) -> SrcRange {
+        self.expr.range
+    }
+}
+
+/// The candidates of `stmt`, in pre-order (a parent before its children).
+pub fn of_statement(prog: &Program, stmt: StmtId) -> Vec<SubExpr<'_>> {
+    let mut out = Vec::new();
+    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
+        if ins.stmt != stmt {
+            continue;
+        }
+        if let Some(root) = value_root(&ins.kind) {
+            for c in root.children() {
+                collect(stmt, c, root.range, None, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Node identity (its address in `prog`) → `(statement, index)`, for the
+/// candidates of `stmts`: how the interpreter and the encoder, walking the
+/// same `Program`, recognise a candidate as they evaluate it.
+pub fn index_of(
+    prog: &Program,
+    stmts: impl IntoIterator<Item = StmtId>,
+) -> HashMap<usize, (StmtId, u32)> {
+    let mut map = HashMap::new();
+    for stmt in stmts {
+        for s in of_statement(prog, stmt) {
+            map.insert(node_key(s.expr), (stmt, s.index));
+        }
+    }
+    map
+}
+
+/// The key [`index_of`] uses for a node.
+pub fn node_key(e: &Expr) -> usize {
+    e as *const Expr as usize
+}
+
+/// The expression whose value the statement produces (what the encoding
+/// relaxes for the statement as a whole).
+fn value_root(kind: &InstrKind) -> Option<&Expr> {
+    match kind {
+        InstrKind::Expr(e) => match &e.kind {
+            ExprKind::Assign(_, rhs) | ExprKind::CompoundAssign { rhs, .. } => Some(rhs),
+            _ => None,
+        },
+        InstrKind::Branch { cond, .. } => Some(cond),
+        InstrKind::Switch { value, .. } => Some(value),
+        InstrKind::Return(e) => e.as_ref(),
+        InstrKind::Init(_, Some(init)) if init.items.len() == 1 && init.bytes.is_none() => {
+            Some(&init.items[0].value)
+        }
+        _ => None,
+    }
+}
+
+fn collect<'p>(
+    stmt: StmtId,
+    e: &'p Expr,
+    parent_range: SrcRange,
+    parent: Option<u32>,
+    out: &mut Vec<SubExpr<'p>>,
+) {
+    // An assignment inside the value stores as a side effect; a call's value
+    // comes from statements of its own. Neither is refined into.
+    if matches!(
+        e.kind,
+        ExprKind::Assign(..)
+            | ExprKind::CompoundAssign { .. }
+            | ExprKind::IncDec { .. }
+            | ExprKind::Call(..)
+    ) {
+        return;
+    }
+    let candidate = !e.is_lvalue() && e.ty.as_int().is_some() && e.range != parent_range;
+    let here = if candidate {
+        let index = out.len() as u32;
+        out.push(SubExpr {
+            stmt,
+            index,
+            parent,
+            expr: e,
+        });
+        Some(index)
+    } else {
+        parent
+    };
+    for c in e.children() {
+        collect(stmt, c, e.range, here, out);
+    }
+}
