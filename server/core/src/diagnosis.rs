@@ -169,4 +169,10 @@ pub struct DiagnosisStats {
     pub suspects_checked: u64,
     #[serde(default)]
     pub suspects_explaining: u64,
+    /// Diagnosed statements checked for a sub-expression that must change,
+    /// and how many narrowed down to one.
+    #[serde(default)]
+    pub subexpressions_checked: u64,
+    #[serde(default)]
+    pub subexpressions_found: u64,
 }

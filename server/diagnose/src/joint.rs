@@ -96,6 +96,10 @@ impl<'p> Joint<'p> {
         Ok(())
     }
 
+    pub fn prog(&self) -> &'p Program {
+        self.prog
+    }
+
     pub fn weight(&self, stmt: StmtId) -> u64 {
         self.weights.get(stmt).copied().unwrap_or(1)
     }

@@ -21,6 +21,7 @@ mod evidence;
 pub mod groups;
 mod joint;
 mod locate;
+mod refine;
 pub mod search;
 pub mod store;
 mod suspects;
@@ -370,7 +371,7 @@ pub fn diagnose_program(
         }
         let candidates = suspect_statements(&opts.suspects, &locator);
         let total = candidates.len();
-        let found = suspects::check(&mut fresh, &candidates, &share(0.92), &mut |done| {
+        let found = suspects::check(&mut fresh, &candidates, &share(0.8), &mut |done| {
             progress(DiagnoseProgress::Checking { done, total })
         })
         .map_err(DiagnoseError::Other)?;
@@ -533,6 +534,23 @@ pub fn diagnose_program(
     // Merged lists and checked statements stay within the user's limit,
     // cheapest first.
     report.diagnoses.truncate(opts.max_diagnoses);
+    let explained: Vec<ModelTest> = phases[0]
+        .joint
+        .tests
+        .iter()
+        .filter(|t| t.active)
+        .map(|t| t.test.clone())
+        .collect();
+    refine_diagnoses(
+        prog,
+        &weights,
+        &explained,
+        &reported_stmts,
+        &locator,
+        &budget,
+        &mut report,
+        opts.max_paths_per_test,
+    );
     // A minimal core per failing test.
     for t in &phases[0].joint.tests {
         if !t.active {
@@ -803,6 +821,61 @@ fn add_explaining(
     for d in &mut report.diagnoses {
         if d.cost > cheapest {
             d.kind = DiagnosisKind::Minimal;
+        }
+    }
+}
+
+/// Diagnoses refined to a sub-expression at most (each costs a SAT call
+/// per candidate and test).
+const MAX_REFINED: usize = 5;
+
+/// Narrows the statements of the first diagnoses to the sub-expression that
+/// must change, where one does, while the budget lasts.
+#[allow(clippy::too_many_arguments)]
+fn refine_diagnoses(
+    prog: &Program,
+    weights: &[u64],
+    tests: &[ModelTest],
+    reported_stmts: &[BTreeSet<StmtId>],
+    locator: &Locator,
+    budget: &Budget,
+    report: &mut DiagnosisReport,
+    max_paths: usize,
+) {
+    for (d, stmts) in report
+        .diagnoses
+        .iter_mut()
+        .zip(reported_stmts)
+        .take(MAX_REFINED)
+    {
+        if budget.exhausted().is_some() {
+            return;
+        }
+        let opts = EncodeOptions {
+            max_steps: MAX_ENCODED_STEPS,
+            max_paths: max_paths.max(1),
+        };
+        let found = match refine::refine(prog, weights, tests, stmts, opts, budget) {
+            Ok(Some(found)) => found,
+            // Out of budget, or a test that does not encode again: unrefined.
+            Ok(None) | Err(_) => return,
+        };
+        report.stats.subexpressions_checked += stmts.len() as u64;
+        for (stmt, range) in found {
+            let Some((file, line)) = locator.line_of(stmt) else {
+                continue;
+            };
+            let Some(s) = d
+                .statements
+                .iter_mut()
+                .find(|s| s.file == file && s.line == line && s.subexpression.is_none())
+            else {
+                continue;
+            };
+            if let Some(sub) = locator.subexpression(range) {
+                s.subexpression = Some(sub);
+                report.stats.subexpressions_found += 1;
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Where each statement of the C model is, as the results document names
 //! lines: a path relative to the project root and the source line's text.
 
-use faultlens_core::diagnosis::DiagnosedStatement;
+use faultlens_core::diagnosis::{DiagnosedStatement, SubExpression};
 use faultlens_csem::ir::{Program, SrcRange, StmtId};
 use std::path::{Path, PathBuf};
 
@@ -95,6 +95,27 @@ impl Locator {
             text: self.line_text(r, r.start.line),
             subexpression: None,
         }
+    }
+
+    /// A sub-expression's place and text, when it lies on one line whose
+    /// text holds it (a macro expanded on the line shifts the columns).
+    pub fn subexpression(&self, r: SrcRange) -> Option<SubExpression> {
+        if r.start.line != r.end.line || r.end.col <= r.start.col {
+            return None;
+        }
+        let line = self
+            .files
+            .get(r.file as usize)?
+            .1
+            .get((r.start.line as usize).checked_sub(1)?)?;
+        let text = line.get(r.start.col as usize - 1..r.end.col as usize - 1)?;
+        Some(SubExpression {
+            text: text.to_string(),
+            line: r.start.line,
+            start_column: r.start.col,
+            end_line: r.end.line,
+            end_column: r.end.col,
+        })
     }
 
     /// `(file, line)` of a statement.

@@ -31,12 +31,12 @@ pub struct Checked {
 }
 
 /// Test `i`'s session and how many of its clause pieces it holds.
-struct Session {
+pub(crate) struct Session {
     sat: SatSession,
     pieces: usize,
 }
 
-enum Verdict {
+pub(crate) enum Verdict {
     Explained(Assignment),
     NotExplained,
     /// Its models kept leaving the encoded paths for all the rounds allowed.
@@ -143,7 +143,18 @@ impl Checker<'_, '_> {
                     self.sat_calls += old.sat.sat_calls();
                 }
             }
-            match explained_by(self.joint, &mut self.sessions, i, stmt, rounds, self.budget)? {
+            let only = Freedom {
+                unhealthy: &[stmt],
+                extra: &[],
+            };
+            match explained_by(
+                self.joint,
+                &mut self.sessions,
+                i,
+                &only,
+                rounds,
+                self.budget,
+            )? {
                 Verdict::Explained(model) => {
                     models.insert(i, model);
                 }
@@ -159,13 +170,20 @@ impl Checker<'_, '_> {
     }
 }
 
-/// Whether test `i` passes with only `stmt` free to change, exploring the
-/// paths its models take until a model stays on encoded paths.
-fn explained_by(
+/// What may change in a check: these statements (every other one healthy),
+/// and whatever `extra` assumptions free (a sub-expression's literal).
+pub struct Freedom<'a> {
+    pub unhealthy: &'a [StmtId],
+    pub extra: &'a [Lit],
+}
+
+/// Whether test `i` passes with only what `free` allows changed, exploring
+/// the paths its models take until a model stays on encoded paths.
+pub(crate) fn explained_by(
     joint: &mut Joint,
     sessions: &mut BTreeMap<usize, Session>,
     i: usize,
-    stmt: StmtId,
+    free: &Freedom,
     rounds: usize,
     budget: &Budget,
 ) -> Result<Verdict, String> {
@@ -188,12 +206,14 @@ fn explained_by(
         }
         session.pieces = joint.pieces(i);
         let mut assumptions: Vec<Lit> = vec![joint.tests[i].enc.pass()];
-        assumptions.extend(
-            joint
-                .health_of(i)
-                .into_iter()
-                .map(|(h, s)| if s == stmt { !h } else { h }),
-        );
+        assumptions.extend(joint.health_of(i).into_iter().map(|(h, s)| {
+            if free.unhealthy.contains(&s) {
+                !h
+            } else {
+                h
+            }
+        }));
+        assumptions.extend(free.extra);
         let model = match session.sat.solve(&assumptions).map_err(|e| e.to_string())? {
             SatAnswer::Sat(model) => model,
             SatAnswer::Unsat(_) => return Ok(Verdict::NotExplained),

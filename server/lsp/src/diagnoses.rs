@@ -153,7 +153,17 @@ pub fn diagnostics(diag: &Diagnoses, file: &str, view: &FileView) -> Vec<Diagnos
                 (false, true) => DiagnosticSeverity::WARNING,
                 (false, false) => DiagnosticSeverity::INFORMATION,
             };
-            let range = view.line_range(placed.line);
+            // On the sub-expression that must change, when the first
+            // diagnosis narrowed this line down to one and it is still there.
+            let sub = first
+                .statements
+                .iter()
+                .find(|s| s.file == file && s.line == line)
+                .and_then(|s| s.subexpression.as_ref())
+                .filter(|_| !placed.stale);
+            let range = sub
+                .and_then(|sub| view.span(placed.line, sub.start_column, &sub.text))
+                .unwrap_or_else(|| view.line_range(placed.line));
             let related = first
                 .statements
                 .iter()
@@ -210,8 +220,17 @@ fn message(
             if n == 2 { "" } else { "s" }
         ),
     };
+    let what = match first
+        .statements
+        .iter()
+        .find(|s| s.file == file && s.line == line)
+        .and_then(|s| s.subexpression.as_ref())
+    {
+        Some(sub) => format!("`{}` in this statement", sub.text),
+        None => "this statement".to_string(),
+    };
     let mut text = format!(
-        "{}: changing this statement{together} {} ({})",
+        "{}: changing {what}{together} {} ({})",
         diagnosis_title(index, first, report.complete),
         explains(report),
         report.failing_tests.join(", ")
@@ -460,6 +479,38 @@ mod tests {
 
     fn everything() -> Range {
         Range::new(Position::new(0, 0), Position::new(u32::MAX, 0))
+    }
+
+    #[test]
+    fn a_refined_statement_is_marked_at_its_sub_expression_while_it_is_there() {
+        let mut report = fixtures::report();
+        report.diagnoses[0].statements[0].subexpression =
+            Some(faultlens_core::diagnosis::SubExpression {
+                text: "a[i] > 0".into(),
+                line: 6,
+                start_column: 10,
+                end_line: 6,
+                end_column: 18,
+            });
+        let d = Diagnoses::new(report, Path::new("/project"));
+        let list = diagnostics(&d, "src/sum.c", &view(None, SOURCE));
+        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        assert_eq!(
+            line6.range,
+            Range::new(Position::new(5, 9), Position::new(5, 17))
+        );
+        assert!(
+            line6
+                .message
+                .contains("changing `a[i] > 0` in this statement"),
+            "{}",
+            line6.message
+        );
+        // The text moved within the line (saved elsewhere): the whole line.
+        let moved = SOURCE.replace("s += a[i]", "s +=  a[i]");
+        let list = diagnostics(&d, "src/sum.c", &view(None, &moved));
+        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        assert_eq!(line6.range, view(None, &moved).line_range(5));
     }
 
     #[test]

@@ -68,6 +68,23 @@ impl FileView<'_> {
         })
     }
 
+    /// The range of `text` at 1-based byte column `col` of 0-based line
+    /// `line` (UTF-16 columns); `None` unless the line holds exactly that
+    /// text there (an edit, or a macro expanded on the line, moved it).
+    pub fn span(&self, line: u32, col: u32, text: &str) -> Option<Range> {
+        let content = self.lines.get(line as usize)?;
+        let start = (col as usize).checked_sub(1)?;
+        if content.get(start..start + text.len())? != text {
+            return None;
+        }
+        let utf16 = |s: &str| s.chars().map(|c| c.len_utf16() as u32).sum::<u32>();
+        let from = utf16(&content[..start]);
+        Some(Range::new(
+            Position::new(line, from),
+            Position::new(line, from + utf16(text)),
+        ))
+    }
+
     /// The range of a line's text, from its first non-blank character to
     /// its end (UTF-16 columns); an empty range at column 0 when the text is
     /// unknown.
