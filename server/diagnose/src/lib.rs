@@ -36,7 +36,7 @@ use faultlens_core::diagnosis::{
     AngelicValue, Diagnosis, DiagnosisKind, DiagnosisStats, SkippedTest, TestCore,
 };
 use faultlens_core::results::RunResults;
-use faultlens_csem::encode::{EncodeOptions, SlotRole};
+use faultlens_csem::encode::{EncodeOptions, Slot, SlotRole};
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::Budget;
 use joint::Joint;
@@ -493,7 +493,7 @@ pub fn diagnose_program(
                 prog,
                 joint,
                 &locator,
-                &|_| Some(&f.model),
+                &|i| Some(joint.tests[i].enc.slots(&|l| joint::holds(&f.model, l))),
                 &mut report.stats,
             )
         } else {
@@ -796,7 +796,7 @@ fn add_explaining(
                 prog,
                 joint,
                 locator,
-                &|i| e.models.get(&i),
+                &|i| e.slots.get(&i).cloned(),
                 &mut report.stats,
             )
         } else {
@@ -911,19 +911,19 @@ fn same_set(
     sa == sb
 }
 
-/// Verified angelic values of one diagnosis, per active test (`model_of`:
-/// the model holding a test's values, by its index in the joint formula).
-fn angelic_values<'m>(
+/// Verified angelic values of one diagnosis, per active test (`slots_of`:
+/// the values a model gave the unhealthy statements' instances, by the
+/// test's index in the joint formula).
+fn angelic_values(
     prog: &Program,
     joint: &Joint,
     locator: &Locator,
-    model_of: &dyn Fn(usize) -> Option<&'m faultlens_maxsat::rustsat::types::Assignment>,
+    slots_of: &dyn Fn(usize) -> Option<Vec<Slot>>,
     stats: &mut DiagnosisStats,
 ) -> Vec<AngelicValue> {
     let mut out = Vec::new();
     for (i, t) in joint.tests.iter().enumerate().filter(|(_, t)| t.active) {
-        let Some(model) = model_of(i) else { continue };
-        let slots = t.enc.slots(&|l| joint::holds(model, l));
+        let Some(slots) = slots_of(i) else { continue };
         match angelic::verify(prog, &t.test, slots) {
             angelic::Verdict::Rejected => stats.angelic_rejected += 1,
             // A part of a verified set is not verified: a set too long to

@@ -11,16 +11,20 @@
 //! checked test by test, each in its own incremental SAT session.
 
 use crate::joint::{holds, Joint};
+use faultlens_csem::encode::Slot;
 use faultlens_csem::ir::StmtId;
 use faultlens_maxsat::rustsat::types::{Assignment, Lit};
 use faultlens_maxsat::{Budget, SatAnswer, SatSession};
 use std::collections::btree_map::{BTreeMap, Entry};
 
-/// A statement that alone explains every active test, with each test's model.
+/// A statement that alone explains every active test, with the values its
+/// instances take in each test's model.
 pub struct Explaining {
     pub stmt: StmtId,
-    /// Per joint test index (active tests only).
-    pub models: BTreeMap<usize, Assignment>,
+    /// Per joint test index (active tests only). Read when the model was
+    /// found: a later candidate may encode the test afresh, and the model's
+    /// literals would then name nothing.
+    pub slots: BTreeMap<usize, Vec<Slot>>,
 }
 
 pub struct Checked {
@@ -82,7 +86,7 @@ pub fn check(
         let mut undecided = Vec::new();
         for stmt in pending {
             match checker.check_one(stmt, rounds)? {
-                Outcome::Explains(models) => found.push(Explaining { stmt, models }),
+                Outcome::Explains(slots) => found.push(Explaining { stmt, slots }),
                 Outcome::Refuted => {}
                 Outcome::Undecided => {
                     undecided.push(stmt);
@@ -111,7 +115,7 @@ pub fn check(
 }
 
 enum Outcome {
-    Explains(BTreeMap<usize, Assignment>),
+    Explains(BTreeMap<usize, Vec<Slot>>),
     Refuted,
     Undecided,
     Stopped,
@@ -132,7 +136,7 @@ impl Checker<'_, '_> {
             // Run by no failing test: it cannot change any of them.
             return Ok(Outcome::Refuted);
         }
-        let mut models = BTreeMap::new();
+        let mut slots = BTreeMap::new();
         for k in 0..self.order.len() {
             let i = self.order[k];
             if !self.joint.tests[i].enc.complete() {
@@ -156,7 +160,8 @@ impl Checker<'_, '_> {
                 self.budget,
             )? {
                 Verdict::Explained(model) => {
-                    models.insert(i, model);
+                    let enc = &self.joint.tests[i].enc;
+                    slots.insert(i, enc.slots(&|l| holds(&model, l)));
                 }
                 Verdict::NotExplained => {
                     self.order[..=k].rotate_right(1);
@@ -166,7 +171,7 @@ impl Checker<'_, '_> {
                 Verdict::Stopped => return Ok(Outcome::Stopped),
             }
         }
-        Ok(Outcome::Explains(models))
+        Ok(Outcome::Explains(slots))
     }
 }
 
