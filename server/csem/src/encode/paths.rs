@@ -136,16 +136,32 @@ impl Slot {
 /// Put slots into run options as overrides, for replaying a model's values.
 pub fn apply_slots(opts: &mut RunOptions, slots: &[Slot]) {
     for s in slots {
-        let key = (s.stmt, s.instance, s.arg);
-        match s.role {
-            SlotRole::OutputArg => {
-                opts.output_overrides.insert(key, s.bits);
-            }
-            SlotRole::Subexpr => {
-                opts.expr_overrides.insert(key, s.bits);
-            }
-            _ => opts.overrides.insert(s.stmt, s.instance, s.bits),
+        substitute(
+            s,
+            &mut opts.overrides,
+            &mut opts.output_overrides,
+            &mut opts.expr_overrides,
+        );
+    }
+}
+
+/// Puts a slot's value where its role says: a statement's, a printed
+/// integer's or a sub-expression's override.
+fn substitute(
+    s: &Slot,
+    overrides: &mut Overrides,
+    out: &mut BTreeMap<(StmtId, u32, u32), u64>,
+    expr: &mut BTreeMap<(StmtId, u32, u32), u64>,
+) {
+    let key = (s.stmt, s.instance, s.arg);
+    match s.role {
+        SlotRole::OutputArg => {
+            out.insert(key, s.bits);
         }
+        SlotRole::Subexpr => {
+            expr.insert(key, s.bits);
+        }
+        _ => overrides.insert(s.stmt, s.instance, s.bits),
     }
 }
 
@@ -170,16 +186,7 @@ impl RunInputs {
 
     /// Substitutes a model's value, where [`apply_slots`] would.
     fn set(&mut self, s: &Slot) {
-        let key = (s.stmt, s.instance, s.arg);
-        match s.role {
-            SlotRole::OutputArg => {
-                self.out.insert(key, s.bits);
-            }
-            SlotRole::Subexpr => {
-                self.expr.insert(key, s.bits);
-            }
-            _ => self.overrides.insert(s.stmt, s.instance, s.bits),
-        }
+        substitute(s, &mut self.overrides, &mut self.out, &mut self.expr);
     }
 }
 
