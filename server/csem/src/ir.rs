@@ -340,6 +340,10 @@ pub struct Program {
     pub main: Option<FuncId>,
     /// Number of statements (ids are `0..stmt_count`).
     pub stmt_count: usize,
+    /// `(file, line)` → the line as the preprocessor left it, for the
+    /// project's own lines: where it differs from the file's (a macro
+    /// expanded, a comment dropped), columns on it are not the file's.
+    pub preprocessed_lines: std::collections::HashMap<(u32, u32), String>,
 }
 
 impl Program {

@@ -79,7 +79,10 @@ fn value_root(kind: &InstrKind) -> Option<&Expr> {
         InstrKind::Branch { cond, .. } => Some(cond),
         InstrKind::Switch { value, .. } => Some(value),
         InstrKind::Return(e) => e.as_ref(),
-        InstrKind::Init(_, Some(init)) if init.items.len() == 1 && init.bytes.is_none() => {
+        // A scalar's initial value (an aggregate's is not the statement's value).
+        InstrKind::Init(_, Some(init))
+            if !init.zero && init.items.len() == 1 && init.bytes.is_none() =>
+        {
             Some(&init.items[0].value)
         }
         _ => None,

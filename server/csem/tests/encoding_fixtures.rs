@@ -15,7 +15,7 @@ use faultlens_csem::bv::Model;
 use faultlens_csem::encode::{
     apply_slots, EncodeError, EncodeOptions, Expected, Formula, TestEncoding,
 };
-use faultlens_csem::ir::{InstrKind, Program};
+use faultlens_csem::ir::{ExprKind, InstrKind, Program};
 use faultlens_csem::{
     load, run, Outcome, Overrides, RunOptions, SourceSpec, TestInput, TraceValue,
 };
@@ -194,10 +194,18 @@ fn relaxed_along_witness(
             faultlens_csem::describe_outcome(&traced.outcome)
         )));
     }
+    // The trace holds an expression statement's value; a postfix `x++`
+    // statement produces (stores) the incremented one.
+    let postfix = postfix_steps(prog);
     let mut overrides = Overrides::new();
     for e in &traced.trace {
-        if let Some(TraceValue::Int { bits, .. }) = e.value {
-            overrides.insert(e.stmt, e.instance, bits);
+        if let Some(TraceValue::Int { kind, bits }) = e.value {
+            let step = postfix.get(&e.stmt).copied().unwrap_or(0);
+            overrides.insert(
+                e.stmt,
+                e.instance,
+                kind.wrap(bits.wrapping_add(step as u64)),
+            );
         }
     }
     let mut f = Formula::new();
@@ -232,6 +240,22 @@ enum NoWitness {
     Unavailable(String),
     /// The witness path contradicts the encoding: a bug.
     Contradiction(String),
+}
+
+/// Statements that are a postfix `x++` (1) or `x--` (-1).
+fn postfix_steps(prog: &Program) -> std::collections::HashMap<usize, i64> {
+    let mut steps = std::collections::HashMap::new();
+    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
+        if let InstrKind::Expr(e) = &ins.kind {
+            if let ExprKind::IncDec {
+                inc, prefix: false, ..
+            } = e.kind
+            {
+                steps.insert(ins.stmt, if inc { 1 } else { -1 });
+            }
+        }
+    }
+    steps
 }
 
 /// `(file, line)` where each statement starts.

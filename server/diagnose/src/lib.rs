@@ -547,7 +547,8 @@ pub fn diagnose_program(
         &explained,
         &reported_stmts,
         &locator,
-        &budget,
+        // The last 5% stays for the cores.
+        &share(0.95),
         &mut report,
         opts.max_paths_per_test,
     );
@@ -855,20 +856,27 @@ fn refine_diagnoses(
             max_steps: MAX_ENCODED_STEPS,
             max_paths: max_paths.max(1),
         };
-        let found = match refine::refine(prog, weights, tests, stmts, opts, budget) {
-            Ok(Some(found)) => found,
-            // Out of budget, or a test that does not encode again: unrefined.
-            Ok(None) | Err(_) => return,
+        let Ok(refined) = refine::refine(prog, weights, tests, stmts, opts, budget) else {
+            // A test that does not encode again: left unrefined.
+            continue;
         };
-        report.stats.subexpressions_checked += stmts.len() as u64;
-        for (stmt, range) in found {
-            let Some((file, line)) = locator.line_of(stmt) else {
+        report.stats.subexpressions_checked += refined.checked as u64;
+        for (stmt, range) in refined.found {
+            let Some(place) = locator.line_of(stmt) else {
                 continue;
             };
+            // On a line with another of the diagnosis' statements, "change
+            // this sub-expression" would not say which statement it is in.
+            let alone = stmts
+                .iter()
+                .filter(|&&o| locator.line_of(o).as_ref() == Some(&place))
+                .count()
+                == 1;
+            let (file, line) = place;
             let Some(s) = d
                 .statements
                 .iter_mut()
-                .find(|s| s.file == file && s.line == line && s.subexpression.is_none())
+                .find(|s| alone && s.file == file && s.line == line)
             else {
                 continue;
             };
@@ -876,6 +884,9 @@ fn refine_diagnoses(
                 s.subexpression = Some(sub);
                 report.stats.subexpressions_found += 1;
             }
+        }
+        if refined.stopped {
+            return;
         }
     }
 }

@@ -12,6 +12,8 @@ pub struct Locator {
     files: Vec<(String, Vec<String>)>,
     /// `(file, line)` of lines that hold more than one statement.
     shared: std::collections::BTreeSet<(u32, u32)>,
+    /// The lines as the preprocessor left them (see `Program::preprocessed_lines`).
+    preprocessed: std::collections::HashMap<(u32, u32), String>,
 }
 
 impl Locator {
@@ -54,6 +56,7 @@ impl Locator {
             ranges,
             files,
             shared,
+            preprocessed: prog.preprocessed_lines.clone(),
         }
     }
 
@@ -97,8 +100,9 @@ impl Locator {
         }
     }
 
-    /// A sub-expression's place and text, when it lies on one line whose
-    /// text holds it (a macro expanded on the line shifts the columns).
+    /// A sub-expression's place and text, when it lies on one line that the
+    /// preprocessor left as it is: columns come from the preprocessed text,
+    /// which a macro expanded or a comment dropped on the line would shift.
     pub fn subexpression(&self, r: SrcRange) -> Option<SubExpression> {
         if r.start.line != r.end.line || r.end.col <= r.start.col {
             return None;
@@ -108,6 +112,10 @@ impl Locator {
             .get(r.file as usize)?
             .1
             .get((r.start.line as usize).checked_sub(1)?)?;
+        let preprocessed = self.preprocessed.get(&(r.file, r.start.line))?;
+        if preprocessed.trim_end() != line.trim_end() {
+            return None;
+        }
         let text = line.get(r.start.col as usize - 1..r.end.col as usize - 1)?;
         Some(SubExpression {
             text: text.to_string(),

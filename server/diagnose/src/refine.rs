@@ -9,9 +9,13 @@
 //! replay in the interpreter.
 //!
 //! The search goes down from the statement's outermost candidates while
-//! exactly one candidate at a level explains. Where two do (`a + b` can be
-//! mended through either operand), naming one would be a guess, so the
-//! refinement stops at the expression holding both, or at the statement.
+//! exactly one candidate at a level is shown to explain. Where two are
+//! (`a + b` can be mended through either operand), naming one would be a
+//! guess, so the refinement stops at the expression holding both, or at the
+//! statement. A candidate left undecided (its models kept leaving the
+//! encoded paths for all the rounds allowed, or the path bound closed them)
+//! is not counted: what is reported is always shown to explain every test,
+//! though an undecided sibling might too.
 
 use crate::angelic;
 use crate::bridge::ModelTest;
@@ -25,11 +29,23 @@ use faultlens_maxsat::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Exploration rounds per test and candidate: a sub-expression of the
-/// faulty statement usually needs the same paths the statement did.
+/// faulty statement usually needs the paths the statement did. An operand
+/// that cannot mend a test may send its models down path after path (a
+/// short-circuit it would flip); more rounds cost more than they decide.
 const ROUNDS: usize = 12;
 
-/// Per statement of `diagnosis` that narrows down, the range of the
-/// sub-expression that must change. `None` when the budget ran out.
+/// What refining one diagnosis found.
+pub struct Refined {
+    /// Per statement that narrowed down, the range of its sub-expression.
+    pub found: BTreeMap<StmtId, SrcRange>,
+    /// The budget ran out before every statement was refined.
+    pub stopped: bool,
+    /// Statements with candidates that were examined.
+    pub checked: usize,
+}
+
+/// Narrows each statement of `diagnosis` to the sub-expression that must
+/// change, where exactly one does at each level.
 pub fn refine(
     prog: &Program,
     weights: &[u64],
@@ -37,15 +53,19 @@ pub fn refine(
     diagnosis: &BTreeSet<StmtId>,
     opts: EncodeOptions,
     budget: &Budget,
-) -> Result<Option<BTreeMap<StmtId, SrcRange>>, String> {
+) -> Result<Refined, String> {
     let targets: BTreeSet<StmtId> = diagnosis
         .iter()
         .copied()
         .filter(|&s| !subexpr::of_statement(prog, s).is_empty())
         .collect();
-    let mut found = BTreeMap::new();
+    let mut refined = Refined {
+        found: BTreeMap::new(),
+        stopped: false,
+        checked: 0,
+    };
     if targets.is_empty() {
-        return Ok(Some(found));
+        return Ok(refined);
     }
     let mut joint = Joint::new(prog, weights, opts);
     joint.f.refined = targets.clone();
@@ -58,17 +78,22 @@ pub fn refine(
         budget,
     };
     for &stmt in &targets {
+        refined.checked += 1;
         let candidates = subexpr::of_statement(prog, stmt);
         let others: Vec<StmtId> = diagnosis.iter().copied().filter(|&s| s != stmt).collect();
         let mut parent = None;
         let mut narrowest = None;
-        loop {
+        'inward: loop {
             let mut explaining = Vec::new();
             for c in candidates.iter().filter(|c| c.parent == parent) {
                 match check.explains(stmt, c.index, &others)? {
-                    None => return Ok(None),
-                    Some(true) => explaining.push(c.index),
-                    Some(false) => {}
+                    Answer::Yes => explaining.push(c.index),
+                    // Not shown to qualify: what is reported is always shown.
+                    Answer::No | Answer::Unknown => {}
+                    Answer::Stopped => {
+                        refined.stopped = true;
+                        break 'inward;
+                    }
                 }
                 if explaining.len() > 1 {
                     break;
@@ -79,10 +104,24 @@ pub fn refine(
             parent = Some(only);
         }
         if let Some(n) = narrowest {
-            found.insert(stmt, candidates[n as usize].range());
+            refined.found.insert(stmt, candidates[n as usize].range());
+        }
+        if refined.stopped {
+            break;
         }
     }
-    Ok(Some(found))
+    Ok(refined)
+}
+
+enum Answer {
+    /// Changing the candidate alone mends every test (verified by replay).
+    Yes,
+    /// Some test cannot pass with only the candidate changed.
+    No,
+    /// Not decided: the exploration bound or its rounds ran out.
+    Unknown,
+    /// The budget ran out.
+    Stopped,
 }
 
 struct Check<'p, 'b> {
@@ -93,16 +132,41 @@ struct Check<'p, 'b> {
 
 impl Check<'_, '_> {
     /// Whether changing only candidate `n` of `stmt` (and `others`) lets
-    /// every test pass, verified by replay; `None` when the budget ran out.
-    fn explains(
+    /// every test pass.
+    fn explains(&mut self, stmt: StmtId, n: u32, others: &[StmtId]) -> Result<Answer, String> {
+        for i in 0..self.joint.tests.len() {
+            if !self.joint.tests[i].enc.complete() {
+                // Earlier candidates used up the test's path bound, closing
+                // the paths left: start again from a fresh encoding.
+                self.joint.reencode(i)?;
+                self.sessions.remove(&i);
+            }
+            // An operand first evaluated on a path explored for this test
+            // gets its literal then: ask again with it held as written.
+            let answer = loop {
+                let known = self.joint.f.sub_health.len();
+                let answer = self.explains_test(i, stmt, n, others)?;
+                if !matches!(answer, Answer::Unknown) || self.joint.f.sub_health.len() == known {
+                    break answer;
+                }
+            };
+            if !matches!(answer, Answer::Yes) {
+                return Ok(answer);
+            }
+        }
+        Ok(Answer::Yes)
+    }
+
+    fn explains_test(
         &mut self,
+        i: usize,
         stmt: StmtId,
         n: u32,
         others: &[StmtId],
-    ) -> Result<Option<bool>, String> {
+    ) -> Result<Answer, String> {
         let Some(&g) = self.joint.f.sub_health.get(&(stmt, n)) else {
-            // No test evaluates it.
-            return Ok(Some(false));
+            // No test evaluates it on the paths encoded so far.
+            return Ok(Answer::Unknown);
         };
         // Only this candidate free; the other candidates as written.
         let extra: Vec<Lit> = self
@@ -116,27 +180,35 @@ impl Check<'_, '_> {
             unhealthy: others,
             extra: &extra,
         };
-        for i in 0..self.joint.tests.len() {
-            let verdict = explained_by(
-                &mut self.joint,
-                &mut self.sessions,
-                i,
-                &free,
-                ROUNDS,
-                self.budget,
-            )?;
-            let model = match verdict {
-                Verdict::Explained(model) => model,
-                Verdict::NotExplained | Verdict::Undecided => return Ok(Some(false)),
-                Verdict::Stopped => return Ok(None),
-            };
-            let t = &self.joint.tests[i];
-            let slots = t.enc.slots(&|l| holds(&model, l));
-            if !passes_on_replay(self.joint.prog(), &t.test, slots) {
-                return Ok(Some(false));
-            }
+        let verdict = explained_by(
+            &mut self.joint,
+            &mut self.sessions,
+            i,
+            &free,
+            ROUNDS,
+            self.budget,
+        )?;
+        let model = match verdict {
+            Verdict::Explained(model) => model,
+            Verdict::NotExplained if self.joint.tests[i].enc.complete() => return Ok(Answer::No),
+            Verdict::NotExplained | Verdict::Undecided => return Ok(Answer::Unknown),
+            Verdict::Stopped => return Ok(Answer::Stopped),
+        };
+        let t = &self.joint.tests[i];
+        let slots = t.enc.slots(&|l| holds(&model, l));
+        // A literal the assumptions did not name (an operand encoded after
+        // they were made) may have left another operand free.
+        let stray = slots
+            .iter()
+            .any(|s| s.role == SlotRole::Subexpr && (s.stmt, s.arg) != (stmt, n));
+        if stray {
+            return Ok(Answer::Unknown);
         }
-        Ok(Some(true))
+        Ok(if passes_on_replay(self.joint.prog(), &t.test, slots) {
+            Answer::Yes
+        } else {
+            Answer::No
+        })
     }
 }
 

@@ -278,6 +278,9 @@ fn every_loadable_fixture_gets_a_report_or_a_clear_error() {
                     "{name}: an empty diagnosis {:?}",
                     report.diagnoses
                 );
+                // A model's values replay (the encoding is faithful), so a
+                // rejected set means values read against the wrong encoding.
+                assert_eq!(report.stats.angelic_rejected, 0, "{name}");
             }
             Err(e) => {
                 let text = e.to_string();

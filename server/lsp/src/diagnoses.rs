@@ -162,7 +162,10 @@ pub fn diagnostics(diag: &Diagnoses, file: &str, view: &FileView) -> Vec<Diagnos
                 .and_then(|s| s.subexpression.as_ref())
                 .filter(|_| !placed.stale);
             let range = sub
-                .and_then(|sub| view.span(placed.line, sub.start_column, &sub.text))
+                .and_then(|sub| {
+                    let at = view.place_line(sub.line).filter(|p| !p.stale)?;
+                    view.span(at.line, sub.start_column, &sub.text)
+                })
                 .unwrap_or_else(|| view.line_range(placed.line));
             let related = first
                 .statements

@@ -172,7 +172,8 @@ pub struct TraceEvent {
     pub range: SrcRange,
     /// Which execution of the statement this is (0-based), as
     /// [`Overrides`] count them: a recursive call's instances end (and are
-    /// traced) before the instance that made the call.
+    /// traced) before the instance that made the call. 0 for a jump or a
+    /// function's end, which are not instances of their own.
     pub instance: u32,
     /// The value it produced: the stored value, the condition, the returned value.
     pub value: Option<TraceValue>,

@@ -102,6 +102,13 @@ impl Lowerer {
                     .map(|o| (self.file_id(&o.file), o.line, o.system)),
             );
         }
+        for (text, origin) in pp.text.split('\n').zip(&origins) {
+            if let Some((file, line, false)) = *origin {
+                self.prog
+                    .preprocessed_lines
+                    .insert((file, line), text.to_string());
+            }
+        }
         self.origins = origins;
         self.src = pp.text;
         self.tu_file = file;

@@ -99,7 +99,10 @@ pub fn fixed_copy(dir: &Path) -> Option<tempfile::TempDir> {
             .filter_map(|l| l.as_u64().map(|l| l as usize))
             .collect();
         let (first, last) = (*lines_of.iter().min()?, *lines_of.iter().max()?);
-        lines.splice(first - 1..last, fault["fix"].as_str()?.split('\n'));
+        lines.splice(
+            first.checked_sub(1)?..last,
+            fault["fix"].as_str()?.split('\n'),
+        );
         std::fs::write(&path, lines.join("\n")).unwrap();
     }
     Some(copy)
