@@ -196,6 +196,63 @@ fn a_diagnosis_on_disk_shows_as_diagnostics_hover_inlay_hints_and_lenses() {
 }
 
 #[test]
+fn a_refined_statement_is_underlined_at_its_sub_expression() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    // mid.c:20 is `        if (a > c)`; its `c` is at columns 17-18.
+    let mut doc = diagnosis_document(5);
+    doc["diagnoses"][0]["statements"] = json!([{
+        "file": "mid.c", "line": 20, "text": "if (a > c)",
+        "subexpression": {"text": "c", "line": 20, "start_column": 17,
+                          "end_line": 20, "end_column": 18}
+    }]);
+    write_diagnosis(&root, &doc);
+    let mut client = Client::start();
+    client.initialize_with(&root, json!({}), capabilities());
+    let path = root.join("mid.c");
+    let uri = file_uri(&path);
+    client.open(&path);
+    let published = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        !diagnosis_diagnostics(p).is_empty()
+    });
+    let line20 = diagnosis_diagnostics(&published)
+        .into_iter()
+        .find(|d| d["range"]["start"]["line"] == 19)
+        .expect("a diagnosis diagnostic on mid.c:20");
+    assert_eq!(
+        line20["range"],
+        json!({"start": {"line": 19, "character": 16}, "end": {"line": 19, "character": 17}})
+    );
+    assert!(
+        line20["message"]
+            .as_str()
+            .unwrap()
+            .contains("changing `c` in this statement"),
+        "{line20}"
+    );
+    // An edit on the line: the text there is no longer the diagnosis's, so
+    // the (stale) diagnostic covers the line.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 19, "character": 12},
+                                             "end": {"line": 19, "character": 12}},
+                                   "text": " "}]}),
+    );
+    let staled = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnosis_diagnostics(p)
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("stale"))
+    });
+    let stale = diagnosis_diagnostics(&staled)
+        .into_iter()
+        .find(|d| d["range"]["start"]["line"] == 19)
+        .unwrap();
+    assert_eq!(stale["range"]["start"]["character"], 8, "{stale}");
+    client.shutdown();
+}
+
+#[test]
 fn a_trusted_workspace_diagnoses_in_the_background_after_localizing() {
     let (_dir, root) = fixture("mid-args");
     let mut client = Client::start();
