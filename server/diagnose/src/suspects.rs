@@ -151,14 +151,23 @@ impl Checker<'_, '_> {
                 unhealthy: &[stmt],
                 extra: &[],
             };
-            match explained_by(
+            let mut verdict = explained_by(
                 self.joint,
                 &mut self.sessions,
                 i,
                 &only,
                 rounds,
                 self.budget,
-            )? {
+            )?;
+            // A candidate that explains the tests before this one is
+            // promising: it explores on at once, rather than after every
+            // other candidate's first pass, which can take the whole budget.
+            let last = ROUNDS[ROUNDS.len() - 1];
+            if matches!(verdict, Verdict::Undecided) && !slots.is_empty() && rounds < last {
+                verdict =
+                    explained_by(self.joint, &mut self.sessions, i, &only, last, self.budget)?;
+            }
+            match verdict {
                 Verdict::Explained(model) => {
                     let enc = &self.joint.tests[i].enc;
                     slots.insert(i, enc.slots(&|l| holds(&model, l)));
