@@ -65,6 +65,19 @@ fn diagnosis_diagnostics(params: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// Waits for diagnostics that mark a line stale; returns the one on `line` (0-based).
+fn stale_diagnostic(client: &mut Client, line: u64) -> Value {
+    let staled = client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnosis_diagnostics(p)
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("stale"))
+    });
+    diagnosis_diagnostics(&staled)
+        .into_iter()
+        .find(|d| d["range"]["start"]["line"] == line)
+        .unwrap()
+}
+
 fn hints(client: &mut Client, uri: &str) -> Vec<Value> {
     client
         .request(
@@ -181,15 +194,7 @@ fn a_diagnosis_on_disk_shows_as_diagnostics_hover_inlay_hints_and_lenses() {
                                              "end": {"line": FAULT, "character": 16}},
                                    "text": "a"}]}),
     );
-    let staled = client.wait_notification("textDocument/publishDiagnostics", |p| {
-        diagnosis_diagnostics(p)
-            .iter()
-            .any(|d| d["message"].as_str().unwrap().contains("stale"))
-    });
-    let stale = diagnosis_diagnostics(&staled)
-        .into_iter()
-        .find(|d| d["range"]["start"]["line"] == FAULT)
-        .unwrap();
+    let stale = stale_diagnostic(&mut client, FAULT);
     assert_eq!(stale["severity"], 4);
     assert!(hints(&mut client, &uri).is_empty());
     client.shutdown();
@@ -239,15 +244,7 @@ fn a_refined_statement_is_underlined_at_its_sub_expression() {
                                              "end": {"line": 19, "character": 12}},
                                    "text": " "}]}),
     );
-    let staled = client.wait_notification("textDocument/publishDiagnostics", |p| {
-        diagnosis_diagnostics(p)
-            .iter()
-            .any(|d| d["message"].as_str().unwrap().contains("stale"))
-    });
-    let stale = diagnosis_diagnostics(&staled)
-        .into_iter()
-        .find(|d| d["range"]["start"]["line"] == 19)
-        .unwrap();
+    let stale = stale_diagnostic(&mut client, 19);
     assert_eq!(stale["range"]["start"]["character"], 8, "{stale}");
     client.shutdown();
 }

@@ -371,9 +371,13 @@ pub fn diagnose_program(
         }
         let candidates = suspect_statements(&opts.suspects, &locator);
         let total = candidates.len();
-        let found = suspects::check(&mut fresh, &candidates, &share(0.8), &mut |done| {
-            progress(DiagnoseProgress::Checking { done, total })
-        })
+        let found = suspects::check(
+            &mut fresh,
+            &candidates,
+            &share(0.92),
+            &share(0.8),
+            &mut |done| progress(DiagnoseProgress::Checking { done, total }),
+        )
         .map_err(DiagnoseError::Other)?;
         if cancel.is_cancelled() {
             return Err(DiagnoseError::Cancelled);

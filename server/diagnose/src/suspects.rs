@@ -58,12 +58,14 @@ pub(crate) enum Verdict {
 /// at each one).
 const ROUNDS: [usize; 2] = [6, 48];
 
-/// Checks `candidates` in order until the budget runs out; `on_progress`
-/// gets the number decided.
+/// Checks `candidates` in order until the budget runs out, or `once_found`
+/// does after a statement was found (what comes after the check, refining
+/// it, needs time too); `on_progress` gets the number decided.
 pub fn check(
     joint: &mut Joint,
     candidates: &[StmtId],
     budget: &Budget,
+    once_found: &Budget,
     on_progress: &mut dyn FnMut(usize),
 ) -> Result<Checked, String> {
     let mut checker = Checker {
@@ -85,6 +87,9 @@ pub fn check(
     'passes: for rounds in ROUNDS {
         let mut undecided = Vec::new();
         for stmt in pending {
+            if !found.is_empty() && once_found.exhausted().is_some() {
+                break 'passes;
+            }
             match checker.check_one(stmt, rounds)? {
                 Outcome::Explains(slots) => found.push(Explaining { stmt, slots }),
                 Outcome::Refuted => {}

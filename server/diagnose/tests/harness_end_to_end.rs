@@ -9,7 +9,7 @@ mod common;
 use faultlens_core::diagnosis::{AngelicValue, DiagnosisReport};
 use faultlens_diagnose::bridge::failing_tests;
 use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseError, DiagnoseOptions};
-use faultlens_pipeline::{localize, Project, RunOptions};
+use faultlens_pipeline::Project;
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,15 +24,7 @@ fn localized(
     let mut text = std::fs::read_to_string(&toml).unwrap();
     text.push_str(extra);
     std::fs::write(&toml, text).unwrap();
-    let project = Project::load(&dir).unwrap();
-    let results = localize(
-        &project,
-        &RunOptions::default(),
-        &|_| {},
-        &faultlens_pipeline::CancelToken::new(),
-    )
-    .unwrap();
-    (project, results)
+    common::localized(&dir)
 }
 
 fn diagnose(project: &Project, results: &faultlens_core::results::RunResults) -> DiagnosisReport {
@@ -192,14 +184,7 @@ fn only_short_inputs_give_a_clear_error() {
     let mut t = std::fs::read_to_string(&toml).unwrap();
     t.push_str("\n[[test]]\nname = \"one-value-only\"\nstdin = \"1\"\n");
     std::fs::write(&toml, t).unwrap();
-    let project = Project::load(&dir).unwrap();
-    let results = localize(
-        &project,
-        &RunOptions::default(),
-        &|_| {},
-        &faultlens_pipeline::CancelToken::new(),
-    )
-    .unwrap();
+    let (project, results) = common::localized(&dir);
     assert_eq!(results.failed_count(), 1);
     let err = diagnose_project(
         &project,

@@ -8,22 +8,14 @@ mod common;
 use faultlens_core::measures::Measure;
 use faultlens_core::sources::SourceTexts;
 use faultlens_diagnose::{diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions};
-use faultlens_pipeline::{localize, Project, RunOptions};
+use faultlens_pipeline::Project;
 use faultlens_report::analysis::Analysis;
 use std::sync::Arc;
 use std::time::Duration;
 
 fn localized(name: &str, tmp: &std::path::Path) -> (Project, faultlens_core::results::RunResults) {
     let dir = common::copy_fixture(name, tmp);
-    let project = Project::load(&dir).unwrap();
-    let results = localize(
-        &project,
-        &RunOptions::default(),
-        &|_| {},
-        &faultlens_pipeline::CancelToken::new(),
-    )
-    .unwrap();
-    (project, results)
+    common::localized(&dir)
 }
 
 #[test]

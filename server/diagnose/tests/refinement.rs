@@ -1,9 +1,10 @@
 //! Refinement to the sub-expression that must change, on real localization
 //! runs (gcc --coverage build, real test processes) of small projects.
 
+mod common;
+
 use faultlens_core::diagnosis::{DiagnosisReport, SubExpression};
 use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseOptions};
-use faultlens_pipeline::{localize, Project, RunOptions};
 use std::time::Duration;
 
 /// `inrange X LO HI`: whether X lies in [LO, HI]. The fault: `x < hi` for
@@ -44,14 +45,7 @@ fn diagnosed(dir: &std::path::Path) -> DiagnosisReport {
         ));
     }
     std::fs::write(dir.join("faultlens.toml"), toml).unwrap();
-    let project = Project::load(dir).unwrap();
-    let results = localize(
-        &project,
-        &RunOptions::default(),
-        &|_| {},
-        &faultlens_pipeline::CancelToken::new(),
-    )
-    .unwrap();
+    let (project, results) = common::localized(dir);
     assert_eq!(results.failed_count(), 2);
     let opts = DiagnoseOptions {
         time_limit: Some(Duration::from_secs(120)),

@@ -237,3 +237,17 @@ pub fn replay_passes(prog: &Program, test: &ModelTest, values: &[&AngelicValue])
     }
     false
 }
+
+/// Loads the project at `dir` and localizes it with the real pipeline (gcc
+/// --coverage build, real test processes).
+pub fn localized(dir: &Path) -> (Project, faultlens_core::results::RunResults) {
+    let project = Project::load(dir).unwrap();
+    let results = faultlens_pipeline::localize(
+        &project,
+        &faultlens_pipeline::RunOptions::default(),
+        &|_| {},
+        &faultlens_pipeline::CancelToken::new(),
+    )
+    .unwrap();
+    (project, results)
+}
