@@ -320,25 +320,9 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         },
         Err(Stop::StepLimit) => Outcome::StepLimit,
     };
-    let unapplied_overrides = opts
-        .overrides
-        .0
-        .keys()
-        .filter(|k| !m.applied.contains(k))
-        .copied()
-        .collect();
-    let unapplied_output_overrides = opts
-        .output_overrides
-        .keys()
-        .filter(|k| !m.applied_out.contains(k))
-        .copied()
-        .collect();
-    let unapplied_expr_overrides = opts
-        .expr_overrides
-        .keys()
-        .filter(|k| !m.applied_expr.contains(k))
-        .copied()
-        .collect();
+    let unapplied_overrides = not_applied(opts.overrides.0.keys(), &m.applied);
+    let unapplied_output_overrides = not_applied(opts.output_overrides.keys(), &m.applied_out);
+    let unapplied_expr_overrides = not_applied(opts.expr_overrides.keys(), &m.applied_expr);
     RunResult {
         stdout: m.stdout,
         stderr: m.stderr,
@@ -350,6 +334,14 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         unapplied_output_overrides,
         unapplied_expr_overrides,
     }
+}
+
+/// The override keys a run never used, in order.
+fn not_applied<'k, K: Ord + Copy + 'k>(
+    keys: impl Iterator<Item = &'k K>,
+    applied: &BTreeSet<K>,
+) -> Vec<K> {
+    keys.filter(|k| !applied.contains(k)).copied().collect()
 }
 
 pub(crate) struct Machine<'a> {
