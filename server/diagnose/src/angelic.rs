@@ -9,7 +9,7 @@
 
 use crate::bridge::ModelTest;
 use faultlens_csem::encode::{apply_slots, Slot, SlotRole};
-use faultlens_csem::{run, Outcome, Program};
+use faultlens_csem::{run, Outcome, Program, RunResult};
 
 /// Slots shrunk one at a time at most (each costs one replay).
 const MAX_SHRINK: usize = 256;
@@ -26,12 +26,14 @@ pub fn replay_passes(prog: &Program, test: &ModelTest, slots: &[Slot]) -> bool {
     let mut opts = test.run_options();
     apply_slots(&mut opts, slots);
     let r = run(prog, &test.input, &opts);
-    if !r.unapplied_overrides.is_empty()
-        || !r.unapplied_output_overrides.is_empty()
-        || !r.unapplied_expr_overrides.is_empty()
-    {
-        return false;
-    }
+    r.unapplied_overrides.is_empty()
+        && r.unapplied_output_overrides.is_empty()
+        && r.unapplied_expr_overrides.is_empty()
+        && passes(&r, test)
+}
+
+/// Whether a run ends as the test expects.
+pub fn passes(r: &RunResult, test: &ModelTest) -> bool {
     let code = match r.outcome {
         Outcome::Exited(c) => c,
         Outcome::Signaled(s) => 128 + s,

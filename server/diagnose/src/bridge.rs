@@ -138,9 +138,14 @@ pub struct ModelTest {
 }
 
 impl ModelTest {
+    /// Options for the model's runs of this test. A run longer than a
+    /// formula can encode is cut off: no diagnosis rests on it, and a test
+    /// that hangs would otherwise take the interpreter's default 50 million
+    /// steps each time it is replayed.
     pub fn run_options(&self) -> RunOptions {
         RunOptions {
             program_name: self.program_name.clone(),
+            max_steps: crate::MAX_ENCODED_STEPS,
             ..RunOptions::default()
         }
     }
