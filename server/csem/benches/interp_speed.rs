@@ -99,6 +99,7 @@ fn main() {
                 let opts = EncodeOptions {
                     max_steps: 5_000_000,
                     max_paths: 32,
+                    max_clauses_per_path: usize::MAX,
                 };
                 let mut f = Formula::new();
                 if let Ok(te) = TestEncoding::new(&mut f, &prog, &input, &expected, &opts) {

@@ -398,6 +398,7 @@ fn every_fixture_test_healthy_separates_failing_from_passing_and_relaxed_is_sati
                     .ok()
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(16),
+                ..EncodeOptions::default()
             };
             let mut f = Formula::new();
             let mut te = match TestEncoding::new(&mut f, &prog, &input, &expected, &opts) {

@@ -38,6 +38,7 @@ fn relaxed_on_own_path(prog: &Program, want: &str) -> Option<bool> {
     let opts = EncodeOptions {
         max_steps: 100_000,
         max_paths: 1,
+        ..EncodeOptions::default()
     };
     let mut te = TestEncoding::new(&mut f, prog, &TestInput::default(), &expected, &opts).unwrap();
     let mut assumptions = f.all_health(false);

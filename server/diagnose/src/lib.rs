@@ -16,6 +16,7 @@
 
 mod angelic;
 pub mod bridge;
+mod consistent;
 mod cores;
 mod evidence;
 pub mod groups;
@@ -181,7 +182,17 @@ fn observations(tests: &[ModelTest]) -> Vec<groups::Observed<'_>> {
 
 /// Steps a test run may take to be encoded (longer runs are skipped: their
 /// formula would be too large to solve within a typical budget).
-const MAX_ENCODED_STEPS: u64 = 200_000;
+pub(crate) const MAX_ENCODED_STEPS: u64 = 200_000;
+
+/// How the diagnosis encodes tests: runs up to [`MAX_ENCODED_STEPS`], up to
+/// `max_paths` paths a test (at least its own).
+fn encode_options(max_paths: usize) -> EncodeOptions {
+    EncodeOptions {
+        max_steps: MAX_ENCODED_STEPS,
+        max_paths: max_paths.max(1),
+        ..EncodeOptions::default()
+    }
+}
 
 /// Clauses of the joint formula after which no further test is encoded
 /// (each test is a copy of the program; beyond this a SAT call takes seconds).
@@ -358,14 +369,7 @@ pub fn diagnose_program(
         && !opts.suspects.is_empty()
         && budget.exhausted().is_none()
     {
-        let mut fresh = Joint::new(
-            prog,
-            &weights,
-            EncodeOptions {
-                max_steps: MAX_ENCODED_STEPS,
-                max_paths: opts.max_paths_per_test.max(1),
-            },
-        );
+        let mut fresh = Joint::new(prog, &weights, encode_options(opts.max_paths_per_test));
         for t in last_searched.joint.tests.iter().filter(|t| t.active) {
             fresh.add(&t.test).map_err(DiagnoseError::Other)?;
         }
@@ -627,10 +631,7 @@ fn run_phase<'p>(
     budget: &Budget,
     skipped: &mut Vec<(String, String)>,
 ) -> Result<Phase<'p>, DiagnoseError> {
-    let encode_opts = EncodeOptions {
-        max_steps: MAX_ENCODED_STEPS,
-        max_paths,
-    };
+    let encode_opts = encode_options(max_paths);
     let mut joint = Joint::new(ctx.prog, ctx.weights, encode_opts);
     let total = tests.len();
     for (i, t) in tests.iter().enumerate() {
@@ -856,10 +857,7 @@ fn refine_diagnoses(
         if budget.exhausted().is_some() {
             return;
         }
-        let opts = EncodeOptions {
-            max_steps: MAX_ENCODED_STEPS,
-            max_paths: max_paths.max(1),
-        };
+        let opts = encode_options(max_paths);
         let Ok(refined) = refine::refine(prog, weights, tests, stmts, opts, budget) else {
             // A test that does not encode again: left unrefined.
             continue;
@@ -999,7 +997,12 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
             ));
         }
     }
-    if angelic::replay_passes(prog, t, &[]) {
+    if r.outcome == faultlens_csem::Outcome::StepLimit {
+        return Err(format!(
+            "the model's run does not end within {MAX_ENCODED_STEPS} statement instances, too long a run to encode (a test that hangs is diagnosed through the other failing tests)"
+        ));
+    }
+    if angelic::passes(&r, t) {
         let got = faultlens_csem::describe_outcome(&r.outcome);
         return Err(format!(
             "the model's run of this test passes: it ends with {got} and the expected output, while the real run failed; the C model does not reproduce this failure (undefined behaviour, or something outside the model), so it cannot be diagnosed"
@@ -1046,10 +1049,7 @@ pub fn diagnosis_instance(
     cancel: &CancelToken,
 ) -> Result<faultlens_maxsat::Instance, DiagnoseError> {
     let weights = weights::statement_weights(prog);
-    let encode_opts = EncodeOptions {
-        max_steps: MAX_ENCODED_STEPS,
-        max_paths: opts.max_paths_per_test.max(1),
-    };
+    let encode_opts = encode_options(opts.max_paths_per_test);
     let mut joint = Joint::new(prog, &weights, encode_opts);
     let (tests, _) = pick_tests(tests);
     for t in &tests {

@@ -63,6 +63,7 @@ impl OwnPath {
         let opts = EncodeOptions {
             max_steps: 200_000,
             max_paths: 1,
+            ..EncodeOptions::default()
         };
         let te = TestEncoding::new(&mut f, prog, &test.input, &test.expected, &opts).unwrap();
         OwnPath { f, te }

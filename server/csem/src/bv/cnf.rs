@@ -3,6 +3,10 @@
 
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Clause, Lit, TernaryVal};
+use std::collections::HashMap;
+
+/// Two bit-vectors' literals: a divider's operands, or its quotient and remainder.
+pub(crate) type Operands = (Vec<Lit>, Vec<Lit>);
 
 /// Clauses over variables `0..n_vars`; variable 0 is the constant true.
 #[derive(Clone, Debug)]
@@ -12,6 +16,10 @@ pub struct Cnf {
     /// A shadow assignment: each variable's value in the run being encoded
     /// (gates compute it from their inputs), `None` where it is free.
     shadow: Vec<Option<bool>>,
+    /// Dividers built since [`Cnf::forget_shared`], by operands: `a / b`
+    /// and `a % b` of the same operands share one (a 64-bit divider is some
+    /// 80,000 clauses).
+    pub(crate) dividers: HashMap<Operands, Operands>,
 }
 
 impl Default for Cnf {
@@ -26,9 +34,23 @@ impl Cnf {
             clauses: Vec::new(),
             n_vars: 1,
             shadow: vec![Some(true)],
+            dividers: HashMap::new(),
         };
         c.clauses.push(vec![Lit::positive(0)]);
         c
+    }
+
+    /// Forgets the gates shared between encodings: call before encoding a
+    /// part whose clauses may be given to a solver without the earlier
+    /// parts' (another test, or a path that may be dropped).
+    pub fn forget_shared(&mut self) {
+        self.dividers.clear();
+    }
+
+    /// Drops the clauses from `len` on, with the gates they defined.
+    pub fn truncate(&mut self, len: usize) {
+        self.clauses.truncate(len);
+        self.forget_shared();
     }
 
     pub fn tru(&self) -> Lit {

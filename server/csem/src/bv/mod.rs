@@ -145,6 +145,16 @@ impl Cnf {
 
     /// Unsigned division and remainder (restoring long division); b = 0 gives garbage.
     pub fn bv_udivrem(&mut self, a: &Bv, b: &Bv) -> (Bv, Bv) {
+        let key = (a.0.clone(), b.0.clone());
+        if let Some((q, r)) = self.dividers.get(&key) {
+            return (Bv(q.clone()), Bv(r.clone()));
+        }
+        let (q, r) = self.build_udivrem(a, b);
+        self.dividers.insert(key, (q.0.clone(), r.0.clone()));
+        (q, r)
+    }
+
+    fn build_udivrem(&mut self, a: &Bv, b: &Bv) -> (Bv, Bv) {
         let w = a.width();
         let mut rem = self.bv_const(0, w);
         let mut q = vec![self.fls(); w];

@@ -83,6 +83,8 @@ enum End {
 
 struct Enc<'a> {
     prog: &'a Program,
+    /// The formula's size at which this path is given up as too large.
+    clause_limit: usize,
     cnf: Cnf,
     mem: SMem,
     trace: &'a [TraceEvent],
@@ -202,6 +204,7 @@ pub fn encode_run(
         test,
         expected,
         max_steps,
+        usize::MAX,
         &RunInputs::of(test),
     )?;
     let Formula {
@@ -233,6 +236,7 @@ pub(crate) fn encode_path(
     test: &TestInput,
     expected: &Expected,
     max_steps: u64,
+    max_clauses: usize,
     inputs: &RunInputs,
 ) -> E<PathParts> {
     let test = &TestInput {
@@ -259,7 +263,12 @@ pub(crate) fn encode_path(
         _ => {}
     }
     let mut taken = std::mem::take(f);
-    let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs);
+    // This path's clauses go to solvers of its test alone: nothing built
+    // for another path or test may be reused.
+    taken.cnf.forget_shared();
+    let before = taken.cnf.clauses.len();
+    let limit = before.saturating_add(max_clauses);
+    let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs, limit);
     // The replay recurses like the program: give it a large stack (or, if
     // no thread can be made, this one's).
     let result = std::thread::scope(|s| {
@@ -273,6 +282,13 @@ pub(crate) fn encode_path(
         Ok(Err(_)) => unsup("internal: the encoder panicked"),
         Err(_) => run(),
     };
+    if result.is_err() {
+        // The clauses of a path given up on constrain only its own fresh
+        // variables (and health literals, through them): dropping them
+        // loosens nothing else, and keeps a formula that closed a large
+        // path from carrying it.
+        taken.cnf.truncate(before);
+    }
     *f = taken;
     result
 }
@@ -284,9 +300,11 @@ fn replay(
     expected: &Expected,
     trace: &[TraceEvent],
     inputs: &RunInputs,
+    clause_limit: usize,
 ) -> E<PathParts> {
     let mut enc = Enc {
         prog,
+        clause_limit,
         cnf: std::mem::take(&mut f.cnf),
         mem: SMem::default(),
         trace,
@@ -383,6 +401,12 @@ impl<'a> Enc<'a> {
         if ev.stmt != ins.stmt {
             return unsup(format!(
                 "internal: trace out of step at {}",
+                self.prog.location(ins.range)
+            ));
+        }
+        if self.cnf.clauses.len() > self.clause_limit {
+            return unsup(format!(
+                "the path's formula grows beyond the clause limit at {} (a long run of wide arithmetic, such as 64-bit division in a loop)",
                 self.prog.location(ins.range)
             ));
         }

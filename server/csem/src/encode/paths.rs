@@ -73,6 +73,10 @@ pub struct EncodeOptions {
     pub max_steps: u64,
     /// Encoded paths (copies) per test at most; divergences beyond are closed.
     pub max_paths: usize,
+    /// Clauses one path may add; a larger path is not encoded (a divergence
+    /// to it is closed). A forced run that loops over 64-bit divisions adds
+    /// millions, and a formula carrying it makes every later solve slow.
+    pub max_clauses_per_path: usize,
 }
 
 impl Default for EncodeOptions {
@@ -80,6 +84,7 @@ impl Default for EncodeOptions {
         EncodeOptions {
             max_steps: 1_000_000,
             max_paths: 32,
+            max_clauses_per_path: 1_000_000,
         }
     }
 }
@@ -265,7 +270,15 @@ impl TestEncoding {
         opts: &EncodeOptions,
     ) -> E<Self> {
         let inputs = RunInputs::of(test);
-        let parts = encode_path(f, prog, test, expected, opts.max_steps, &inputs)?;
+        let parts = encode_path(
+            f,
+            prog,
+            test,
+            expected,
+            opts.max_steps,
+            opts.max_clauses_per_path,
+            &inputs,
+        )?;
         let mut te = TestEncoding {
             test: test.clone(),
             expected: expected.clone(),
@@ -487,6 +500,7 @@ impl TestEncoding {
                 &self.test,
                 &self.expected,
                 self.opts.max_steps,
+                self.opts.max_clauses_per_path,
                 &inputs,
             ) {
                 Ok(parts) => {
@@ -545,6 +559,7 @@ impl TestEncoding {
             &self.test,
             &self.expected,
             self.opts.max_steps,
+            self.opts.max_clauses_per_path,
             &inputs,
         )?;
         let no_opens = parts.points.len();
