@@ -20,7 +20,8 @@ pub mod types;
 
 pub use error::CsemError;
 pub use interp::{
-    run, Outcome, Overrides, RunOptions, RunResult, TestInput, TraceEvent, TraceValue,
+    run, Functional, Observation, Outcome, Overrides, RunOptions, RunResult, TestInput, TraceEvent,
+    TraceValue,
 };
 pub use ir::Program;
 

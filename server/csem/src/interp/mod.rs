@@ -2,7 +2,10 @@
 //! yields the output, the exit status and the trace of statement instances.
 //! Undefined behaviour stops the run with a runtime error and its location.
 
+mod functional;
 mod libc;
+
+pub use functional::{Functional, Observation};
 pub(crate) use libc::strtol as strtol_for_encoder;
 pub mod memory;
 
@@ -108,6 +111,9 @@ pub struct RunOptions {
     /// instance evaluates it (computed, then replaced: its side effects and
     /// undefined behaviour stay); bits of the sub-expression's type.
     pub expr_overrides: BTreeMap<(StmtId, u32, u32), u64>,
+    /// A statement to observe (operands and values, in
+    /// [`RunResult::observed`]) and whose value to replace by operands.
+    pub functional: Option<Functional>,
     /// The value of `__VERIFIER_nondet_*()` draws beyond [`TestInput::nondet`];
     /// `None` (the default) stops the run with an error instead.
     pub nondet_fill: Option<i64>,
@@ -124,6 +130,7 @@ impl Default for RunOptions {
             overrides: Overrides::default(),
             output_overrides: BTreeMap::new(),
             expr_overrides: BTreeMap::new(),
+            functional: None,
             nondet_fill: None,
         }
     }
@@ -195,6 +202,8 @@ pub struct RunResult {
     pub unapplied_output_overrides: Vec<(StmtId, u32, u32)>,
     /// Sub-expression overrides (from [`RunOptions::expr_overrides`]) not applied.
     pub unapplied_expr_overrides: Vec<(StmtId, u32, u32)>,
+    /// The instances of [`RunOptions::functional`]'s statement, in order.
+    pub observed: Vec<Observation>,
 }
 
 impl RunResult {
@@ -256,6 +265,7 @@ pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
                     unapplied_overrides: opts.overrides.0.keys().copied().collect(),
                     unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
                     unapplied_expr_overrides: opts.expr_overrides.keys().copied().collect(),
+                    observed: Vec::new(),
                 }
             }
             Err(_) => continue,
@@ -303,6 +313,12 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
                 .collect::<BTreeSet<_>>(),
         ),
         applied_expr: BTreeSet::new(),
+        fn_index: match &opts.functional {
+            Some(f) => crate::subexpr::index_of(prog, [f.stmt]),
+            None => Default::default(),
+        },
+        fn_key: Vec::new(),
+        observed: Vec::new(),
     };
     let outcome = match m.start(test) {
         Ok(code) => Outcome::Exited(code & 0xff),
@@ -333,6 +349,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         unapplied_overrides,
         unapplied_output_overrides,
         unapplied_expr_overrides,
+        observed: m.observed,
     }
 }
 
@@ -386,6 +403,11 @@ pub(crate) struct Machine<'a> {
     /// The overridden statements' candidate sub-expressions (see [`crate::subexpr`]).
     expr_index: std::collections::HashMap<usize, (StmtId, u32)>,
     applied_expr: BTreeSet<(StmtId, u32, u32)>,
+    /// The observed statement's candidate sub-expressions, and the operand
+    /// key of its current instance (see [`functional`]).
+    fn_index: std::collections::HashMap<usize, (StmtId, u32)>,
+    fn_key: Vec<u64>,
+    observed: Vec<Observation>,
 }
 
 /// Whether an instruction starts a statement instance (jumps and the end of a
@@ -511,6 +533,43 @@ impl<'a> Machine<'a> {
             self.store(at, &item.ty, v, item.value.range)?;
         }
         Ok(())
+    }
+
+    /// Notes a candidate sub-expression's value into the current instance's
+    /// operand key, when it belongs to the observed statement.
+    fn note_operand(&mut self, e: &Expr, v: &Val) {
+        let Some(&(stmt, n)) = self.fn_index.get(&crate::subexpr::node_key(e)) else {
+            return;
+        };
+        if let (Some((cur, _)), Val::Int(bits)) = (self.cur, v) {
+            if cur == stmt {
+                self.fn_key.extend([u64::from(n), *bits]);
+            }
+        }
+    }
+
+    /// The value the observed statement produces: its table's for the
+    /// operands just evaluated, else `computed`; recorded either way.
+    fn through_table(&mut self, ins: &Instr, computed: u64, (width, signed): (u32, bool)) -> u64 {
+        let Some(f) = &self.opts.functional else {
+            return computed;
+        };
+        let Some((_, instance)) = self.cur.filter(|c| c.0 == f.stmt && ins.stmt == f.stmt) else {
+            return computed;
+        };
+        let key = std::mem::take(&mut self.fn_key);
+        let produced = f.table.get(&key).copied().unwrap_or(computed);
+        self.observed.push(Observation {
+            instance,
+            range: ins.range,
+            branch: matches!(ins.kind, InstrKind::Branch { .. }),
+            key,
+            computed,
+            produced,
+            width,
+            signed,
+        });
+        produced
     }
 
     fn override_of(&self, stmt: StmtId, inst: u32) -> Option<u64> {
@@ -656,8 +715,10 @@ impl<'a> Machine<'a> {
         }
         self.frames.push((fid, locals));
         let saved = (self.cur, self.out_arg, self.pending_store.take());
+        let key = std::mem::take(&mut self.fn_key);
         let r = self.exec(fid);
         (self.cur, self.out_arg, self.pending_store) = saved;
+        self.fn_key = key;
         let (_, locals) = self.frames.pop().expect("frame");
         for l in locals {
             self.mem.free(l);
@@ -677,6 +738,7 @@ impl<'a> Machine<'a> {
                 self.counts[ins.stmt] += 1;
                 self.cur = Some((ins.stmt, inst));
                 self.out_arg = 0;
+                self.fn_key.clear();
                 self.override_of(ins.stmt, inst)
             } else {
                 None
@@ -741,7 +803,10 @@ impl<'a> Machine<'a> {
                             self.mark_applied();
                             bits != 0
                         }
-                        None => truth(&v),
+                        None => {
+                            let b = u64::from(truth(&v));
+                            self.through_table(ins, b, (1, false)) != 0
+                        }
                     };
                     self.record(
                         fid,
@@ -778,10 +843,15 @@ impl<'a> Machine<'a> {
                     let v = match e {
                         Some(e) => {
                             let v = self.eval(e)?;
-                            match ov {
-                                Some(bits) if e.ty.is_scalar() => {
+                            match (ov, &v, e.ty.as_int()) {
+                                (Some(bits), ..) if e.ty.is_scalar() => {
                                     self.mark_applied();
                                     with_bits(&v, &e.ty, bits)
+                                }
+                                (None, Val::Int(bits), Some(k)) => {
+                                    let shape = (k.bits(), k.signed());
+                                    let out = self.through_table(ins, *bits, shape);
+                                    with_bits(&v, &e.ty, out)
                                 }
                                 _ => v,
                             }
@@ -926,6 +996,9 @@ impl<'a> Machine<'a> {
 
     pub(crate) fn eval(&mut self, e: &Expr) -> R<Val> {
         let v = self.eval_node(e)?;
+        if !self.fn_index.is_empty() {
+            self.note_operand(e, &v);
+        }
         if self.expr_index.is_empty() {
             return Ok(v);
         }

@@ -1,0 +1,111 @@
+//! A statement's value through a table keyed by its operands: what the
+//! interpreter observes per instance, and what a table changes (the same
+//! operands get the same value, however the path moves).
+
+mod common;
+use common::program;
+use faultlens_csem::ir::{InstrKind, Program, StmtId};
+use faultlens_csem::{run, Functional, Outcome, RunOptions, TestInput};
+use std::collections::BTreeMap;
+
+/// Counts words; the fault: a tab is no separator.
+const WORDS: &str = r#"#include <stdio.h>
+static int is_sep(int c) {
+    return c == ' ' || c == '\n';
+}
+int main(void) {
+    int c, words = 0, in_word = 0;
+    while ((c = getchar()) != EOF) {
+        if (is_sep(c))
+            in_word = 0;
+        else if (!in_word) {
+            in_word = 1;
+            words++;
+        }
+    }
+    printf("%d\n", words);
+    return 0;
+}
+"#;
+
+fn return_on(prog: &Program, line: u32) -> StmtId {
+    prog.funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .find(|i| i.range.start.line == line && matches!(i.kind, InstrKind::Return(Some(_))))
+        .expect("a return on the line")
+        .stmt
+}
+
+fn stdin(text: &str) -> TestInput {
+    TestInput {
+        stdin: text.as_bytes().to_vec(),
+        ..TestInput::default()
+    }
+}
+
+fn observing(stmt: StmtId, table: BTreeMap<Vec<u64>, u64>) -> RunOptions {
+    RunOptions {
+        functional: Some(Functional { stmt, table }),
+        ..RunOptions::default()
+    }
+}
+
+#[test]
+fn each_instance_is_observed_with_its_operands_and_value() {
+    let (_dir, prog, _) = program(WORDS);
+    let ret = return_on(&prog, 3);
+    let r = run(&prog, &stdin("a\tb a\n"), &observing(ret, BTreeMap::new()));
+    assert_eq!(r.stdout, b"2\n");
+    assert_eq!(r.observed.len(), 6, "one instance per character");
+    let values: Vec<u64> = r.observed.iter().map(|o| o.computed).collect();
+    assert_eq!(values, [0, 0, 0, 1, 0, 1]);
+    assert!(r.observed.iter().all(|o| o.produced == o.computed));
+    assert!(r.observed.iter().all(|o| !o.branch && o.width == 32));
+    // The two `a`s read the same operands, the tab and the space others.
+    let keys: Vec<&Vec<u64>> = r.observed.iter().map(|o| &o.key).collect();
+    assert_eq!(keys[0], keys[4]);
+    assert_ne!(keys[1], keys[3]);
+    assert_ne!(keys[0], keys[1]);
+    // The key holds the character read (candidate `c` of `c == ' '`).
+    assert!(keys[1].contains(&u64::from(b'\t')));
+}
+
+#[test]
+fn a_table_flips_every_instance_with_the_same_operands() {
+    let (_dir, prog, _) = program(WORDS);
+    let ret = return_on(&prog, 3);
+    let input = stdin("x\ty\tz\n");
+    let plain = run(&prog, &input, &observing(ret, BTreeMap::new()));
+    assert_eq!(plain.stdout, b"1\n");
+    let tab = plain.observed[1].key.clone();
+    let flipped = run(&prog, &input, &observing(ret, BTreeMap::from([(tab, 1)])));
+    assert_eq!(flipped.outcome, Outcome::Exited(0));
+    assert_eq!(flipped.stdout, b"3\n", "both tabs separate words");
+    let changed: Vec<u32> = flipped
+        .observed
+        .iter()
+        .filter(|o| o.produced != o.computed)
+        .map(|o| o.instance)
+        .collect();
+    assert_eq!(changed, [1, 3]);
+}
+
+#[test]
+fn a_branch_is_observed_as_its_direction() {
+    let (_dir, prog, _) = program(WORDS);
+    let branch = prog
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .find(|i| i.range.start.line == 8 && matches!(i.kind, InstrKind::Branch { .. }))
+        .expect("the branch on is_sep")
+        .stmt;
+    let r = run(&prog, &stdin("a b"), &observing(branch, BTreeMap::new()));
+    let dirs: Vec<(u64, bool, u32)> = r
+        .observed
+        .iter()
+        .map(|o| (o.computed, o.branch, o.width))
+        .collect();
+    assert_eq!(dirs, [(0, true, 1), (1, true, 1), (0, true, 1)]);
+}
