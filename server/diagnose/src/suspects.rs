@@ -10,6 +10,8 @@
 //! The tests share nothing but health literals, so "explains every test" is
 //! checked test by test, each in its own incremental SAT session.
 
+use crate::bridge::ModelTest;
+use crate::consistent;
 use crate::joint::{holds, Joint};
 use faultlens_csem::encode::Slot;
 use faultlens_csem::ir::StmtId;
@@ -81,9 +83,21 @@ pub fn check(
     };
     let mut found: Vec<Explaining> = Vec::new();
     let mut decided = 0;
-    let mut pending: Vec<StmtId> = candidates.to_vec();
     // Announced before the first decision, which can take the whole budget.
     on_progress(0);
+    // Concrete witnesses first: a few runs per candidate, where a SAT check
+    // can take seconds; and their values are consistent.
+    let mut pending: Vec<StmtId> = Vec::new();
+    for &stmt in candidates {
+        match checker.consistent_flips(stmt) {
+            Some(slots) => {
+                found.push(Explaining { stmt, slots });
+                decided += 1;
+                on_progress(decided);
+            }
+            None => pending.push(stmt),
+        }
+    }
     'passes: for rounds in ROUNDS {
         let mut undecided = Vec::new();
         for stmt in pending {
@@ -186,6 +200,24 @@ impl Checker<'_, '_> {
             }
         }
         Ok(Outcome::Explains(slots))
+    }
+
+    /// A concrete witness by consistent flips ([`consistent`]): it finds
+    /// what path exploration needs many rounds for (a condition wrong at
+    /// many instances, each flip a new path), at the cost of a few runs.
+    fn consistent_flips(&self, stmt: StmtId) -> Option<BTreeMap<usize, Vec<Slot>>> {
+        let tests: Vec<&ModelTest> = self
+            .order
+            .iter()
+            .map(|&i| &self.joint.tests[i].test)
+            .collect();
+        let found = consistent::witness(self.joint.prog(), &tests, stmt, self.budget)?;
+        Some(
+            found
+                .into_iter()
+                .map(|(k, slots)| (self.order[k], slots))
+                .collect(),
+        )
     }
 }
 

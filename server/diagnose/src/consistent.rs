@@ -1,0 +1,252 @@
+//! Consistent flips: a concrete witness that one condition or predicate
+//! alone explains the failing tests, found by running them rather than by
+//! exploring paths.
+//!
+//! A wrong condition is typically wrong for some values of its operands:
+//! `c == ' ' || c == '\n'` is wrong where `c` is a tab, and right
+//! elsewhere. Changing it means flipping it at every instance that reads
+//! such operands, and each flip can send the run down a new path; the
+//! path exploration of the SAT check meets one new path per flip, in an
+//! order the solver chooses, and on a test with many such instances it
+//! runs out of rounds. Here the statement's value is replaced through a
+//! table keyed by its operand values ([`faultlens_csem::Functional`]):
+//! the operand combinations a failing run met are flipped until the test
+//! passes (see [`mends_of`]), and the flips found per test are combined
+//! into one table. A table under which every test passes is a witness: the
+//! instances it changed are the values, and they are the same function of
+//! the operands in every test, as a fix would make them.
+
+use crate::angelic;
+use crate::bridge::ModelTest;
+use faultlens_csem::encode::{Slot, SlotRole};
+use faultlens_csem::ir::{Program, StmtId};
+use faultlens_csem::{run, Functional, Observation};
+use faultlens_maxsat::Budget;
+use std::collections::BTreeMap;
+
+/// Operand combinations of one test flipped at most (pairs: among the
+/// first [`MAX_PAIRED`]).
+const MAX_KEYS: usize = 64;
+const MAX_PAIRED: usize = 12;
+
+/// Per test (index into `tests`), the changed instances of a table under
+/// which every test passes; `None` when none was found, or `stmt` is no
+/// condition or predicate (a value other than 0 or 1), or its value is not
+/// a function of its operands.
+///
+/// Each test may need other operands flipped (a number with 3 digits, one
+/// with 6): per test, the flips that make it pass alone are found
+/// ([`mends_of`]); a table then takes, greedily, the flips that serve the
+/// most tests, and it must make every test pass at once.
+pub fn witness(
+    prog: &Program,
+    tests: &[&ModelTest],
+    stmt: StmtId,
+    budget: &Budget,
+) -> Option<BTreeMap<usize, Vec<Slot>>> {
+    let (values, per_test) = flippable(prog, tests, stmt)?;
+    let mut mends: Vec<Vec<Table>> = Vec::new();
+    for (t, keys) in tests.iter().zip(&per_test) {
+        let keys: Vec<&Vec<u64>> = keys.iter().take(MAX_KEYS).collect();
+        let test = Flipping {
+            prog,
+            test: t,
+            stmt,
+            values: &values,
+        };
+        let found = mends_of(&test, &keys, budget)?;
+        mends.push(found);
+    }
+    all_pass(prog, tests, stmt, &cover(&mends))
+}
+
+/// One test run with some of the operand combinations it met flipped.
+struct Flipping<'a> {
+    prog: &'a Program,
+    test: &'a ModelTest,
+    stmt: StmtId,
+    values: &'a Table,
+}
+
+impl Flipping<'_> {
+    fn table(&self, keys: &[&Vec<u64>]) -> Table {
+        keys.iter()
+            .map(|&k| (k.clone(), 1 - self.values[k]))
+            .collect()
+    }
+
+    /// Whether the test passes, and how many bytes of its expected stdout
+    /// the run printed before it first differs.
+    fn run(&self, keys: &[&Vec<u64>]) -> (bool, usize) {
+        let r = observe(self.prog, self.test, self.stmt, &self.table(keys));
+        (r.0, r.2)
+    }
+}
+
+/// The flips that make one test pass on its own: every single combination
+/// that does; else one set grown greedily, a flip kept when the run prints
+/// more of the expected output (each number on its own line needs its own
+/// flip); else the first pair that does. `None` when nothing does, or the
+/// budget ran out.
+fn mends_of(test: &Flipping, keys: &[&Vec<u64>], budget: &Budget) -> Option<Vec<Table>> {
+    let mut found = Vec::new();
+    for &k in keys {
+        budget.exhausted().is_none().then_some(())?;
+        if test.run(&[k]).0 {
+            found.push(test.table(&[k]));
+        }
+    }
+    if !found.is_empty() {
+        return Some(found);
+    }
+    let mut kept: Vec<&Vec<u64>> = Vec::new();
+    let mut best = test.run(&[]).1;
+    for &k in keys {
+        budget.exhausted().is_none().then_some(())?;
+        kept.push(k);
+        let (passes, printed) = test.run(&kept);
+        if passes {
+            return Some(vec![test.table(&kept)]);
+        }
+        if printed > best {
+            best = printed;
+        } else {
+            kept.pop();
+        }
+    }
+    let paired = keys.len().min(MAX_PAIRED);
+    for a in 0..paired {
+        for b in (a + 1)..paired {
+            budget.exhausted().is_none().then_some(())?;
+            if test.run(&[keys[a], keys[b]]).0 {
+                return Some(vec![test.table(&[keys[a], keys[b]])]);
+            }
+        }
+    }
+    None
+}
+
+/// A table mending every test: repeatedly the mend serving the most tests
+/// not yet served (a mend serves a test when it is one of its mends).
+fn cover(mends: &[Vec<Table>]) -> Table {
+    let mut table = Table::new();
+    let mut served = vec![false; mends.len()];
+    while let Some(next) = served.iter().position(|s| !s) {
+        let serves = |m: &Table| {
+            mends
+                .iter()
+                .zip(&served)
+                .filter(|(ms, done)| !**done && ms.contains(m))
+                .count()
+        };
+        let best = mends[next]
+            .iter()
+            .max_by_key(|m| serves(m))
+            .expect("every test has a mend");
+        for (ms, done) in mends.iter().zip(served.iter_mut()) {
+            if ms.contains(best) {
+                *done = true;
+            }
+        }
+        table.extend(best.iter().map(|(k, v)| (k.clone(), *v)));
+    }
+    table
+}
+
+type Table = BTreeMap<Vec<u64>, u64>;
+
+/// The operand keys the failing runs met, with the value computed there
+/// (each 0 or 1, one value per key), and each test's keys in the order it
+/// met them.
+#[allow(clippy::type_complexity)]
+fn flippable(
+    prog: &Program,
+    tests: &[&ModelTest],
+    stmt: StmtId,
+) -> Option<(Table, Vec<Vec<Vec<u64>>>)> {
+    let mut values = Table::new();
+    let mut per_test = Vec::new();
+    for t in tests {
+        let mut keys: Vec<Vec<u64>> = Vec::new();
+        for o in observe(prog, t, stmt, &Table::new()).1 {
+            if o.computed > 1 {
+                return None;
+            }
+            if *values.entry(o.key.clone()).or_insert(o.computed) != o.computed {
+                return None;
+            }
+            if !keys.contains(&o.key) {
+                keys.push(o.key);
+            }
+        }
+        if keys.is_empty() {
+            return None;
+        }
+        per_test.push(keys);
+    }
+    Some((values, per_test))
+}
+
+/// Every test run with `table`; their changed instances if all pass.
+fn all_pass(
+    prog: &Program,
+    tests: &[&ModelTest],
+    stmt: StmtId,
+    table: &Table,
+) -> Option<BTreeMap<usize, Vec<Slot>>> {
+    let mut out = BTreeMap::new();
+    for (i, t) in tests.iter().enumerate() {
+        let (passes, observed, _) = observe(prog, t, stmt, table);
+        if !passes {
+            return None;
+        }
+        let slots = observed
+            .iter()
+            .filter(|o| o.produced != o.computed)
+            .map(|o| slot(stmt, o))
+            .collect();
+        out.insert(i, slots);
+    }
+    Some(out)
+}
+
+fn observe(
+    prog: &Program,
+    t: &ModelTest,
+    stmt: StmtId,
+    table: &Table,
+) -> (bool, Vec<Observation>, usize) {
+    let mut opts = t.run_options();
+    opts.functional = Some(Functional {
+        stmt,
+        table: table.clone(),
+    });
+    let r = run(prog, &t.input, &opts);
+    let printed = match &t.expected.stdout {
+        Some(want) => want
+            .iter()
+            .zip(&r.stdout)
+            .take_while(|(a, b)| a == b)
+            .count(),
+        None => 0,
+    };
+    (angelic::passes(&r, t), r.observed, printed)
+}
+
+/// The changed instance as the override that replays it.
+fn slot(stmt: StmtId, o: &Observation) -> Slot {
+    Slot {
+        stmt,
+        instance: o.instance,
+        range: o.range,
+        role: if o.branch {
+            SlotRole::Condition
+        } else {
+            SlotRole::Return
+        },
+        bits: o.produced,
+        width: o.width,
+        signed: o.signed,
+        arg: 0,
+    }
+}
