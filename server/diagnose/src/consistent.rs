@@ -139,8 +139,10 @@ fn cover(mends: &[Vec<Table>]) -> Table {
                 .filter(|(ms, done)| !**done && ms.contains(m))
                 .count()
         };
+        // The first of the best (max_by_key keeps the last).
         let best = mends[next]
             .iter()
+            .rev()
             .max_by_key(|m| serves(m))
             .expect("every test has a mend");
         for (ms, done) in mends.iter().zip(served.iter_mut()) {
@@ -248,5 +250,32 @@ fn slot(stmt: StmtId, o: &Observation) -> Slot {
         width: o.width,
         signed: o.signed,
         arg: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(keys: &[u64]) -> Table {
+        keys.iter().map(|&k| (vec![0, k], 1)).collect()
+    }
+
+    #[test]
+    fn the_cover_prefers_a_flip_mending_several_tests() {
+        // Test 0 is mended by flipping 7 or 9; tests 1 and 2 by 9 (or 8);
+        // test 3 only by 3 and 4 together.
+        let mends = vec![
+            vec![table(&[7]), table(&[9])],
+            vec![table(&[9])],
+            vec![table(&[8]), table(&[9])],
+            vec![table(&[3, 4])],
+        ];
+        assert_eq!(cover(&mends), table(&[9, 3, 4]));
+    }
+
+    #[test]
+    fn the_cover_of_one_test_is_its_first_mend() {
+        assert_eq!(cover(&[vec![table(&[5]), table(&[6])]]), table(&[5]));
     }
 }

@@ -86,10 +86,12 @@ pub fn check(
     // Announced before the first decision, which can take the whole budget.
     on_progress(0);
     // Concrete witnesses first: a few runs per candidate, where a SAT check
-    // can take seconds; and their values are consistent.
+    // can take seconds; and their values are consistent. At most a quarter
+    // of the time (a long-running program makes every run count).
+    let concrete = budget.share_of_rest(0.25);
     let mut pending: Vec<StmtId> = Vec::new();
     for &stmt in candidates {
-        match checker.consistent_flips(stmt) {
+        match checker.consistent_flips(stmt, &concrete) {
             Some(slots) => {
                 found.push(Explaining { stmt, slots });
                 decided += 1;
@@ -205,13 +207,17 @@ impl Checker<'_, '_> {
     /// A concrete witness by consistent flips ([`consistent`]): it finds
     /// what path exploration needs many rounds for (a condition wrong at
     /// many instances, each flip a new path), at the cost of a few runs.
-    fn consistent_flips(&self, stmt: StmtId) -> Option<BTreeMap<usize, Vec<Slot>>> {
+    fn consistent_flips(
+        &self,
+        stmt: StmtId,
+        budget: &Budget,
+    ) -> Option<BTreeMap<usize, Vec<Slot>>> {
         let tests: Vec<&ModelTest> = self
             .order
             .iter()
             .map(|&i| &self.joint.tests[i].test)
             .collect();
-        let found = consistent::witness(self.joint.prog(), &tests, stmt, self.budget)?;
+        let found = consistent::witness(self.joint.prog(), &tests, stmt, budget)?;
         Some(
             found
                 .into_iter()

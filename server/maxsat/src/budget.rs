@@ -108,6 +108,18 @@ impl Budget {
         self
     }
 
+    /// The same budget ending once `fraction` of the time left has passed
+    /// (no sooner than now; unchanged without a deadline).
+    #[must_use]
+    pub fn share_of_rest(&self, fraction: f64) -> Self {
+        let mut b = self.clone();
+        if let Some(d) = self.deadline {
+            let now = Instant::now();
+            b.deadline = Some(now + d.saturating_duration_since(now).mul_f64(fraction));
+        }
+        b
+    }
+
     /// Stop when `token` is cancelled.
     #[must_use]
     pub fn with_cancel(mut self, token: CancelToken) -> Self {
@@ -130,5 +142,32 @@ impl Budget {
             return Some(StopReason::Timeout);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_of_the_rest_ends_before_the_whole_and_keeps_the_cancel() {
+        let token = CancelToken::new();
+        let whole = Budget::unlimited()
+            .with_time_limit(Duration::from_secs(3600))
+            .with_cancel(token.clone());
+        let share = whole.share_of_rest(0.25);
+        let (w, s) = (whole.deadline.unwrap(), share.deadline.unwrap());
+        assert!(s < w);
+        let left = w.saturating_duration_since(Instant::now());
+        let part = s.saturating_duration_since(Instant::now());
+        assert!(
+            part <= left / 4 + Duration::from_millis(50),
+            "{part:?} of {left:?}"
+        );
+        assert!(part >= left / 5, "{part:?} of {left:?}");
+        assert!(share.exhausted().is_none());
+        token.cancel();
+        assert_eq!(share.exhausted(), Some(StopReason::Cancelled));
+        assert!(Budget::unlimited().share_of_rest(0.5).deadline.is_none());
     }
 }
