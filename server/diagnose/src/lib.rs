@@ -373,7 +373,24 @@ pub fn diagnose_program(
         for t in last_searched.joint.tests.iter().filter(|t| t.active) {
             fresh.add(&t.test).map_err(DiagnoseError::Other)?;
         }
-        let candidates = suspect_statements(&opts.suspects, &locator);
+        // A statement the searches already found alone is reported already.
+        let found_alone: BTreeSet<StmtId> = std::iter::once(&own)
+            .chain(explored.as_ref())
+            .flat_map(|p| {
+                let stmt_of = p.joint.statement_of();
+                p.found
+                    .found
+                    .iter()
+                    .map(move |f| search::statements_of(&f.unhealthy, &stmt_of))
+                    .filter(|s| s.len() == 1)
+                    .map(|s| s[0])
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
+            .into_iter()
+            .filter(|s| !found_alone.contains(s))
+            .collect();
         let total = candidates.len();
         let found = suspects::check(
             &mut fresh,
