@@ -215,3 +215,48 @@ fn a_costly_single_fault_is_found_by_checking_the_spectrum_top_lines() {
         }
     }
 }
+
+/// wordstat-stdin's separator test is wrong for a tab, and making it right
+/// flips its value at every tab: a new path at each, more than the check's
+/// path exploration reaches. The concrete search by consistent flips finds
+/// it: every tab, and nothing else, in every failing test, with values that
+/// make each test pass on replay.
+#[test]
+fn a_predicate_wrong_at_every_tab_is_found_by_consistent_flips() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, results) = localized("wordstat-stdin", tmp.path());
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(30)),
+        ..DiagnoseOptions::default()
+    };
+    let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
+    let fault = report
+        .diagnoses
+        .iter()
+        .find(|d| d.statements.len() == 1 && d.statements[0].line == 18)
+        .unwrap_or_else(|| {
+            panic!(
+                "no diagnosis is wordstat.c:18 alone: {:#?}",
+                report.diagnoses
+            )
+        });
+    let loaded = common::load(&project.root).unwrap();
+    // The tabs of each failing test: 1-based instances of the per-character
+    // return (one per character read).
+    let tabs = |name: &str| -> Vec<u32> {
+        let t = loaded.failing.iter().find(|t| t.name == name).unwrap();
+        let input = &t.input.stdin;
+        (1..=input.len() as u32)
+            .filter(|&k| input[k as usize - 1] == b'\t')
+            .collect()
+    };
+    for name in ["tab-separated", "mixed-separators", "table"] {
+        let mut values: Vec<_> = fault.angelic.iter().filter(|a| a.test == name).collect();
+        values.sort_by_key(|a| a.instance);
+        let at: Vec<u32> = values.iter().map(|a| a.instance).collect();
+        assert_eq!(at, tabs(name), "{name}: {values:#?}");
+        assert!(values.iter().all(|a| a.value == 1 && a.verified));
+        let t = loaded.failing.iter().find(|t| t.name == name).unwrap();
+        assert!(common::replay_passes(&loaded.prog, t, &values), "{name}");
+    }
+}
