@@ -22,7 +22,7 @@ use faultlens_csem::encode::{Slot, SlotRole};
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_csem::{run, Functional, Observation};
 use faultlens_maxsat::Budget;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Operand combinations of one test flipped at most (pairs: among the
 /// first [`MAX_PAIRED`]).
@@ -79,7 +79,7 @@ impl Flipping<'_> {
     /// the run printed before it first differs.
     fn run(&self, keys: &[&Vec<u64>]) -> (bool, usize) {
         let r = observe(self.prog, self.test, self.stmt, &self.table(keys));
-        (r.0, r.2)
+        (r.passes, r.printed)
     }
 }
 
@@ -170,14 +170,15 @@ fn flippable(
     let mut per_test = Vec::new();
     for t in tests {
         let mut keys: Vec<Vec<u64>> = Vec::new();
-        for o in observe(prog, t, stmt, &Table::new()).1 {
+        let mut met = BTreeSet::new();
+        for o in observe(prog, t, stmt, &Table::new()).observed {
             if o.computed > 1 {
                 return None;
             }
             if *values.entry(o.key.clone()).or_insert(o.computed) != o.computed {
                 return None;
             }
-            if !keys.contains(&o.key) {
+            if met.insert(o.key.clone()) {
                 keys.push(o.key);
             }
         }
@@ -198,11 +199,12 @@ fn all_pass(
 ) -> Option<BTreeMap<usize, Vec<Slot>>> {
     let mut out = BTreeMap::new();
     for (i, t) in tests.iter().enumerate() {
-        let (passes, observed, _) = observe(prog, t, stmt, table);
-        if !passes {
+        let r = observe(prog, t, stmt, table);
+        if !r.passes {
             return None;
         }
-        let slots = observed
+        let slots = r
+            .observed
             .iter()
             .filter(|o| o.produced != o.computed)
             .map(|o| slot(stmt, o))
@@ -212,12 +214,15 @@ fn all_pass(
     Some(out)
 }
 
-fn observe(
-    prog: &Program,
-    t: &ModelTest,
-    stmt: StmtId,
-    table: &Table,
-) -> (bool, Vec<Observation>, usize) {
+/// A test's run under a table.
+struct Observed {
+    passes: bool,
+    observed: Vec<Observation>,
+    /// Bytes of the expected stdout printed before the first difference.
+    printed: usize,
+}
+
+fn observe(prog: &Program, t: &ModelTest, stmt: StmtId, table: &Table) -> Observed {
     let mut opts = t.run_options();
     opts.functional = Some(Functional {
         stmt,
@@ -232,7 +237,11 @@ fn observe(
             .count(),
         None => 0,
     };
-    (angelic::passes(&r, t), r.observed, printed)
+    Observed {
+        passes: angelic::passes(&r, t),
+        observed: r.observed,
+        printed,
+    }
 }
 
 /// The changed instance as the override that replays it.
