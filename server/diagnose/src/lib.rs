@@ -554,6 +554,13 @@ pub fn diagnose_program(
                 &mut report,
                 &mut reported_stmts,
             );
+            // The first diagnosis may be the check's (the search found none).
+            if let Some(at) = checked.first {
+                let check_ms = ms(at.duration_since(start));
+                if report.stats.first_ms == 0.0 || check_ms < report.stats.first_ms {
+                    report.stats.first_ms = check_ms;
+                }
+            }
         }
     }
     // Merged lists and checked statements stay within the user's limit,

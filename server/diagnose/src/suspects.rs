@@ -18,6 +18,7 @@ use faultlens_csem::ir::StmtId;
 use faultlens_maxsat::rustsat::types::{Assignment, Lit};
 use faultlens_maxsat::{Budget, SatAnswer, SatSession};
 use std::collections::btree_map::{BTreeMap, Entry};
+use std::time::Instant;
 
 /// A statement that alone explains every active test, with the values its
 /// instances take in each test's model.
@@ -31,6 +32,8 @@ pub struct Explaining {
 
 pub struct Checked {
     pub found: Vec<Explaining>,
+    /// When the first statement was found.
+    pub first: Option<Instant>,
     /// Candidates decided (explaining or not) before the budget ran out.
     pub decided: usize,
     pub sat_calls: u64,
@@ -82,6 +85,7 @@ pub fn check(
         sat_calls: 0,
     };
     let mut found: Vec<Explaining> = Vec::new();
+    let mut first = None;
     let mut decided = 0;
     // Announced before the first decision, which can take the whole budget.
     on_progress(0);
@@ -94,6 +98,7 @@ pub fn check(
         match checker.consistent_flips(stmt, &concrete) {
             Some(slots) => {
                 found.push(Explaining { stmt, slots });
+                first.get_or_insert_with(Instant::now);
                 decided += 1;
                 on_progress(decided);
             }
@@ -107,7 +112,10 @@ pub fn check(
                 break 'passes;
             }
             match checker.check_one(stmt, rounds)? {
-                Outcome::Explains(slots) => found.push(Explaining { stmt, slots }),
+                Outcome::Explains(slots) => {
+                    found.push(Explaining { stmt, slots });
+                    first.get_or_insert_with(Instant::now);
+                }
                 Outcome::Refuted => {}
                 Outcome::Undecided => {
                     undecided.push(stmt);
@@ -130,6 +138,7 @@ pub fn check(
     found.sort_by_key(|e| candidates.iter().position(|&c| c == e.stmt));
     Ok(Checked {
         found,
+        first,
         decided,
         sat_calls,
     })
