@@ -337,32 +337,41 @@ fn replay(
         draws: Vec::new(),
     };
     enc.guard = enc.cnf.tru();
-    let end = enc.start(test);
-    let ok = end.and_then(|end| {
-        // Expected outcome: exit status, then stdout.
-        let ok_exit = match end {
-            End::Exit(v) => {
-                let low = Bv(v.0[..8].to_vec());
-                let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
-                enc.cnf.bv_eq(&low, &want)
-            }
-            End::Abort => enc
-                .cnf
-                .constant(expected.exit == 134 || expected.exit == -6),
+    // A panic while encoding must not lose the formula the encoder holds
+    // (every test's clauses and the health literals): it is caught here,
+    // the formula put back, and the path given up.
+    let encoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let end = enc.start(test);
+        let ok = end.and_then(|end| {
+            // Expected outcome: exit status, then stdout.
+            let ok_exit = match end {
+                End::Exit(v) => {
+                    let low = Bv(v.0[..8].to_vec());
+                    let want = enc.cnf.bv_const((expected.exit & 0xff) as u64, 8);
+                    enc.cnf.bv_eq(&low, &want)
+                }
+                End::Abort => enc
+                    .cnf
+                    .constant(expected.exit == 134 || expected.exit == -6),
+            };
+            let ok_out = match &expected.stdout {
+                Some(want) => output::matches(&mut enc.cnf, &enc.out, want)?,
+                None => enc.cnf.tru(),
+            };
+            Ok(enc.cnf.and(ok_exit, ok_out))
+        });
+        let prefix_ok = match &expected.stdout {
+            Some(want) if expected.exit != 134 => output::prefixes(&mut enc.cnf, &enc.out, want),
+            _ => vec![enc.cnf.tru(); enc.out.len() + 1],
         };
-        let ok_out = match &expected.stdout {
-            Some(want) => output::matches(&mut enc.cnf, &enc.out, want)?,
-            None => enc.cnf.tru(),
-        };
-        Ok(enc.cnf.and(ok_exit, ok_out))
-    });
-    let prefix_ok = match &expected.stdout {
-        Some(want) if expected.exit != 134 => output::prefixes(&mut enc.cnf, &enc.out, want),
-        _ => vec![enc.cnf.tru(); enc.out.len() + 1],
-    };
+        (ok, prefix_ok)
+    }));
     f.cnf = std::mem::take(&mut enc.cnf);
     f.health = std::mem::take(&mut enc.health);
     f.sub_health = std::mem::take(&mut enc.sub_health);
+    let Ok((ok, prefix_ok)) = encoded else {
+        return unsup("internal: the encoder panicked (please report this program)");
+    };
     Ok(PathParts {
         ok: ok?,
         points: enc.points,
