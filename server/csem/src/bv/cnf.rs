@@ -16,10 +16,11 @@ pub struct Cnf {
     /// A shadow assignment: each variable's value in the run being encoded
     /// (gates compute it from their inputs), `None` where it is free.
     shadow: Vec<Option<bool>>,
-    /// Dividers built since [`Cnf::forget_shared`], by operands: `a / b`
-    /// and `a % b` of the same operands share one (a 64-bit divider is some
-    /// 80,000 clauses).
-    pub(crate) dividers: HashMap<Operands, Operands>,
+    /// Dividers built since [`Cnf::forget_shared`], by signedness and
+    /// operands: `a / b` and `a % b` of the same operands share one (a
+    /// 64-bit divider is some 80,000 clauses; division by a constant is
+    /// cheaper and not shared).
+    pub(crate) dividers: HashMap<(bool, Operands), Operands>,
 }
 
 impl Default for Cnf {

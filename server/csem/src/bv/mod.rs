@@ -145,11 +145,23 @@ impl Cnf {
 
     /// Unsigned division and remainder (restoring long division); b = 0 gives garbage.
     pub fn bv_udivrem(&mut self, a: &Bv, b: &Bv) -> (Bv, Bv) {
-        let key = (a.0.clone(), b.0.clone());
+        self.shared_divider(false, a, b, Self::build_udivrem)
+    }
+
+    /// The divider of `a` and `b` built earlier in this part of the
+    /// formula, or a new one from `build`.
+    fn shared_divider(
+        &mut self,
+        signed: bool,
+        a: &Bv,
+        b: &Bv,
+        build: fn(&mut Self, &Bv, &Bv) -> (Bv, Bv),
+    ) -> (Bv, Bv) {
+        let key = (signed, (a.0.clone(), b.0.clone()));
         if let Some((q, r)) = self.dividers.get(&key) {
             return (Bv(q.clone()), Bv(r.clone()));
         }
-        let (q, r) = self.build_udivrem(a, b);
+        let (q, r) = build(self, a, b);
         self.dividers.insert(key, (q.0.clone(), r.0.clone()));
         (q, r)
     }
@@ -207,6 +219,10 @@ impl Cnf {
 
     /// Signed division truncating toward zero, and the remainder with the dividend's sign.
     pub fn bv_sdivrem(&mut self, a: &Bv, b: &Bv) -> (Bv, Bv) {
+        self.shared_divider(true, a, b, Self::build_sdivrem)
+    }
+
+    fn build_sdivrem(&mut self, a: &Bv, b: &Bv) -> (Bv, Bv) {
         let (ua, ub) = (self.bv_abs(a), self.bv_abs(b));
         let (q, r) = self.bv_udivrem(&ua, &ub);
         let sign_q = self.xor(a.msb(), b.msb());

@@ -1,0 +1,170 @@
+//! What bounds an encoding: a path whose formula grows past the clause
+//! limit is given up (its clauses dropped, the formula as before), and
+//! `a / b` beside `a % b` costs one divider, not two, with values that
+//! still agree with the interpreter.
+
+mod common;
+use common::program;
+use faultlens_csem::encode::{EncodeError, EncodeOptions, Expected, Formula, TestEncoding};
+use faultlens_csem::{run, RunOptions, TestInput};
+use rustsat::types::Lit;
+
+/// Digits of argv[1] in base argv[2]: a 64-bit division and remainder per digit.
+const DIGITS: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    unsigned long n = strtoul(argv[1], 0, 10), base = strtoul(argv[2], 0, 10);
+    int digits = 0;
+    do {
+        unsigned long d = n % base;
+        n = n / base;
+        digits += d > 0;
+        digits++;
+    } while (n > 0);
+    printf("%d\n", digits);
+    return 0;
+}
+"#;
+
+/// The same with only the division: what one divider per digit costs.
+const QUOTIENT_ONLY: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    unsigned long n = strtoul(argv[1], 0, 10), base = strtoul(argv[2], 0, 10);
+    int digits = 0;
+    do {
+        unsigned long d = n;
+        n = n / base;
+        digits += d > 0;
+        digits++;
+    } while (n > 0);
+    printf("%d\n", digits);
+    return 0;
+}
+"#;
+
+fn args(a: &[&str]) -> TestInput {
+    TestInput {
+        args: a.iter().map(|s| s.to_string()).collect(),
+        ..TestInput::default()
+    }
+}
+
+fn expected(prog: &faultlens_csem::Program, input: &TestInput) -> Expected {
+    let r = run(prog, input, &RunOptions::default());
+    Expected {
+        stdout: Some(r.stdout),
+        exit: 0,
+    }
+}
+
+fn options(max_clauses_per_path: usize) -> EncodeOptions {
+    EncodeOptions {
+        max_steps: 100_000,
+        max_paths: 1,
+        max_clauses_per_path,
+    }
+}
+
+/// Clauses the test's own path adds.
+fn clauses_of(src: &str, input: &TestInput) -> usize {
+    let (_dir, prog, _) = program(src);
+    let mut f = Formula::new();
+    let before = f.cnf.clauses.len();
+    TestEncoding::new(
+        &mut f,
+        &prog,
+        input,
+        &expected(&prog, input),
+        &options(usize::MAX),
+    )
+    .expect("encodes");
+    f.cnf.clauses.len() - before
+}
+
+#[test]
+fn a_path_past_the_clause_limit_is_given_up_and_its_clauses_dropped() {
+    let (_dir, prog, _) = program(DIGITS);
+    let input = args(&["123456789", "7"]);
+    let want = expected(&prog, &input);
+    let mut f = Formula::new();
+    // A first test, within the limit, stays encoded and solvable.
+    let small = args(&["5", "7"]);
+    let kept = TestEncoding::new(
+        &mut f,
+        &prog,
+        &small,
+        &expected(&prog, &small),
+        &options(1_000_000),
+    )
+    .expect("one digit fits");
+    let before = f.cnf.clauses.len();
+    match TestEncoding::new(&mut f, &prog, &input, &want, &options(50_000)) {
+        Err(EncodeError::Unsupported(m)) => assert!(m.contains("clause limit"), "{m}"),
+        Ok(_) => panic!("ten 64-bit divisions fit in 50,000 clauses"),
+    }
+    assert_eq!(f.cnf.clauses.len(), before, "clauses left behind");
+    let mut assumptions = f.all_health(true);
+    assumptions.push(kept.pass());
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_some(),
+        "the first test still passes"
+    );
+}
+
+#[test]
+fn a_quotient_beside_its_remainder_costs_one_divider() {
+    let input = args(&["123456789", "7"]);
+    let both = clauses_of(DIGITS, &input);
+    let quotient = clauses_of(QUOTIENT_ONLY, &input);
+    // Without sharing, the remainder would add a second divider per digit
+    // (about as much again); shared, it adds a little bookkeeping.
+    assert!(
+        both < quotient + quotient / 4,
+        "with the remainder {both} clauses, without {quotient}"
+    );
+}
+
+#[test]
+fn a_shared_divider_gives_the_interpreters_values() {
+    let (_dir, prog, _) = program(DIGITS);
+    for (n, base, want) in [
+        ("123456789", "7", "19\n"),
+        ("100", "10", "4\n"),
+        ("0", "3", "1\n"),
+    ] {
+        let input = args(&[n, base]);
+        let r = run(&prog, &input, &RunOptions::default());
+        assert_eq!(String::from_utf8_lossy(&r.stdout), want);
+        let mut f = Formula::new();
+        let te = TestEncoding::new(
+            &mut f,
+            &prog,
+            &input,
+            &expected(&prog, &input),
+            &options(usize::MAX),
+        )
+        .expect("encodes");
+        let mut assumptions = f.all_health(true);
+        assumptions.push(te.pass());
+        assert!(
+            f.cnf.solve(&assumptions).unwrap().is_some(),
+            "{n} {base}: the run's own output"
+        );
+        // Any other output is impossible with every statement correct.
+        let mut f = Formula::new();
+        let wrong = Expected {
+            stdout: Some(b"99\n".to_vec()),
+            exit: 0,
+        };
+        let mut te = TestEncoding::new(&mut f, &prog, &input, &wrong, &options(usize::MAX))
+            .expect("encodes");
+        let mut assumptions: Vec<Lit> = f.all_health(true);
+        assumptions.push(te.pass());
+        assumptions.push(!te.leaves(&mut f));
+        assert!(
+            f.cnf.solve(&assumptions).unwrap().is_none(),
+            "{n} {base}: 99 printed"
+        );
+    }
+}
