@@ -359,54 +359,6 @@ pub fn diagnose_program(
     } else {
         None
     };
-    // The last search (the one reported last) stopped unfinished: check the
-    // spectrum's top lines one statement at a time, on a formula of its own
-    // (the search's may have used up the tests' path bounds).
-    let last_searched = explored.as_ref().unwrap_or(&own);
-    // (Not when it stopped at the user's limit of diagnoses.)
-    let checked = if !last_searched.found.complete
-        && last_searched.found.found.len() < opts.max_diagnoses
-        && !opts.suspects.is_empty()
-        && budget.exhausted().is_none()
-    {
-        let mut fresh = Joint::new(prog, &weights, encode_options(opts.max_paths_per_test));
-        for t in last_searched.joint.tests.iter().filter(|t| t.active) {
-            fresh.add(&t.test).map_err(DiagnoseError::Other)?;
-        }
-        // A statement the searches already found alone is reported already.
-        let found_alone: BTreeSet<StmtId> = std::iter::once(&own)
-            .chain(explored.as_ref())
-            .flat_map(|p| {
-                let stmt_of = p.joint.statement_of();
-                p.found
-                    .found
-                    .iter()
-                    .map(move |f| search::statements_of(&f.unhealthy, &stmt_of))
-                    .filter(|s| s.len() == 1)
-                    .map(|s| s[0])
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
-            .into_iter()
-            .filter(|s| !found_alone.contains(s))
-            .collect();
-        let total = candidates.len();
-        let found = suspects::check(
-            &mut fresh,
-            &candidates,
-            &share(0.92),
-            &share(0.8),
-            &mut |done| progress(DiagnoseProgress::Checking { done, total }),
-        )
-        .map_err(DiagnoseError::Other)?;
-        if cancel.is_cancelled() {
-            return Err(DiagnoseError::Cancelled);
-        }
-        Some((fresh, found))
-    } else {
-        None
-    };
     let active_in = |p: &Phase| -> Vec<String> {
         p.joint
             .tests
@@ -464,6 +416,49 @@ pub fn diagnose_program(
             ));
         }
     }
+    // The last search (the one reported last) stopped unfinished: check the
+    // spectrum's top lines one statement at a time, on a formula of its own
+    // (the search's may have used up the tests' path bounds).
+    let last_searched = explored.as_ref().unwrap_or(&own);
+    // (Not when it stopped at the user's limit of diagnoses.)
+    let checked = if !last_searched.found.complete
+        && last_searched.found.found.len() < opts.max_diagnoses
+        && !opts.suspects.is_empty()
+        && budget.exhausted().is_none()
+    {
+        let mut fresh = Joint::new(prog, &weights, encode_options(opts.max_paths_per_test));
+        for t in last_searched.joint.tests.iter().filter(|t| t.active) {
+            fresh.add(&t.test).map_err(DiagnoseError::Other)?;
+        }
+        // A statement the reported search found alone is reported already.
+        let found_alone: BTreeSet<StmtId> = chosen
+            .iter()
+            .map(|(phase, f, _)| {
+                search::statements_of(&f.unhealthy, &phases[*phase].joint.statement_of())
+            })
+            .filter(|s| s.len() == 1)
+            .map(|s| s[0])
+            .collect();
+        let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
+            .into_iter()
+            .filter(|s| !found_alone.contains(s))
+            .collect();
+        let total = candidates.len();
+        let found = suspects::check(
+            &mut fresh,
+            &candidates,
+            &share(0.92),
+            &share(0.7),
+            &mut |done| progress(DiagnoseProgress::Checking { done, total }),
+        )
+        .map_err(DiagnoseError::Other)?;
+        if cancel.is_cancelled() {
+            return Err(DiagnoseError::Cancelled);
+        }
+        Some((fresh, found))
+    } else {
+        None
+    };
     let active = active_in(phases[0]);
     if active.is_empty() {
         return Err(none_encodable(&report));
@@ -555,7 +550,10 @@ pub fn diagnose_program(
                 &mut reported_stmts,
             );
             // The first diagnosis may be the check's (the search found none).
-            if let Some(at) = checked.first {
+            if let Some(at) = checked
+                .first
+                .filter(|_| report.stats.suspects_explaining > 0)
+            {
                 let check_ms = ms(at.duration_since(start));
                 if report.stats.first_ms == 0.0 || check_ms < report.stats.first_ms {
                     report.stats.first_ms = check_ms;
@@ -1023,7 +1021,7 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
     }
     if r.outcome == faultlens_csem::Outcome::StepLimit {
         return Err(format!(
-            "the model's run does not end within {MAX_ENCODED_STEPS} statement instances, too long a run to encode (a test that hangs is diagnosed through the other failing tests)"
+            "the model's run does not end within {MAX_ENCODED_STEPS} steps, too long a run to encode (a test that hangs is diagnosed through the other failing tests)"
         ));
     }
     if angelic::passes(&r, t) {
