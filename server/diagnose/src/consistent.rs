@@ -30,7 +30,8 @@ const MAX_KEYS: usize = 64;
 const MAX_PAIRED: usize = 12;
 
 /// Per test (index into `tests`), the changed instances of a table under
-/// which every test passes; `None` when none was found, or `stmt` is no
+/// which every test passes; `None` when none was found (or the budget ran
+/// out, or there is no test), or `stmt` is no
 /// condition or predicate (a value other than 0 or 1), or its value is not
 /// a function of its operands.
 ///
@@ -44,7 +45,10 @@ pub fn witness(
     stmt: StmtId,
     budget: &Budget,
 ) -> Option<BTreeMap<usize, Vec<Slot>>> {
-    let (values, per_test) = flippable(prog, tests, stmt)?;
+    if tests.is_empty() || budget.exhausted().is_some() {
+        return None;
+    }
+    let (values, per_test) = flippable(prog, tests, stmt, budget)?;
     let mut mends: Vec<Vec<Table>> = Vec::new();
     for (t, keys) in tests.iter().zip(&per_test) {
         let keys: Vec<&Vec<u64>> = keys.iter().take(MAX_KEYS).collect();
@@ -165,10 +169,12 @@ fn flippable(
     prog: &Program,
     tests: &[&ModelTest],
     stmt: StmtId,
+    budget: &Budget,
 ) -> Option<(Table, Vec<Vec<Vec<u64>>>)> {
     let mut values = Table::new();
     let mut per_test = Vec::new();
     for t in tests {
+        budget.exhausted().is_none().then_some(())?;
         let mut keys: Vec<Vec<u64>> = Vec::new();
         let mut met = BTreeSet::new();
         for o in observe(prog, t, stmt, &Table::new()).observed {
@@ -265,6 +271,76 @@ fn slot(stmt: StmtId, o: &Observation) -> Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bridge::declared_tests;
+    use faultlens_pipeline::Project;
+    use std::path::Path;
+
+    /// wordstat-stdin's program and its failing tests (those the
+    /// interpreter's run fails).
+    fn wordstat() -> (Program, Vec<ModelTest>) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/wordstat-stdin");
+        let project = Project::load(&dir).unwrap();
+        let prog = faultlens_csem::load(&crate::source_spec(&project).unwrap()).unwrap();
+        let failing = declared_tests(&project)
+            .unwrap()
+            .into_iter()
+            .filter_map(|(_, t)| t.ok())
+            .filter(|t| !angelic::replay_passes(&prog, t, &[]))
+            .collect();
+        (prog, failing)
+    }
+
+    fn return_on(prog: &Program, line: u32) -> StmtId {
+        prog.funcs
+            .iter()
+            .flat_map(|f| &f.body)
+            .find(|i| {
+                i.range.start.line == line
+                    && matches!(i.kind, faultlens_csem::ir::InstrKind::Return(Some(_)))
+            })
+            .unwrap()
+            .stmt
+    }
+
+    #[test]
+    fn the_separator_is_flipped_at_exactly_the_tabs_of_every_failing_test() {
+        let (prog, failing) = wordstat();
+        assert_eq!(failing.len(), 3);
+        let tests: Vec<&ModelTest> = failing.iter().collect();
+        let separator = return_on(&prog, 18);
+        let found = witness(&prog, &tests, separator, &Budget::unlimited())
+            .expect("flipping the tab mends every test");
+        for (i, t) in tests.iter().enumerate() {
+            let tabs: Vec<u32> = (0..t.input.stdin.len() as u32)
+                .filter(|&k| t.input.stdin[k as usize] == b'\t')
+                .collect();
+            let flipped: Vec<u32> = found[&i].iter().map(|s| s.instance).collect();
+            assert_eq!(flipped, tabs, "{}", t.name);
+            assert!(found[&i]
+                .iter()
+                .all(|s| s.bits == 1 && s.role == SlotRole::Return));
+            assert!(angelic::replay_passes(&prog, t, &found[&i]), "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn a_statement_no_flip_can_mend_has_no_witness() {
+        let (prog, failing) = wordstat();
+        let tests: Vec<&ModelTest> = failing.iter().collect();
+        // `if (len > st->longest_len)` decides only the longest word.
+        let longest = prog
+            .funcs
+            .iter()
+            .flat_map(|f| &f.body)
+            .find(|i| {
+                i.range.start.line == 25
+                    && matches!(i.kind, faultlens_csem::ir::InstrKind::Branch { .. })
+            })
+            .unwrap()
+            .stmt;
+        assert!(witness(&prog, &tests, longest, &Budget::unlimited()).is_none());
+        assert!(witness(&prog, &[], longest, &Budget::unlimited()).is_none());
+    }
 
     fn table(keys: &[u64]) -> Table {
         keys.iter().map(|&k| (vec![0, k], 1)).collect()

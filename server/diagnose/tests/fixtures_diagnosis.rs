@@ -308,3 +308,24 @@ fn a_cancelled_run_says_so() {
     );
     assert_eq!(r.unwrap_err(), faultlens_diagnose::DiagnoseError::Cancelled);
 }
+
+/// hang-loop's `nine-in-base-one` never ends: its model run stops at the
+/// encodable step limit, and the test is left out with that reason at
+/// once (it used to run the interpreter's 50 million steps first).
+#[test]
+fn a_hanging_test_is_left_out_with_the_step_limit() {
+    let dir = common::fixtures_root().join("hang-loop");
+    let loaded = common::load(&dir).unwrap();
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(5)),
+        ..DiagnoseOptions::default()
+    };
+    let report = diagnose(&loaded, &opts);
+    let hang = report
+        .skipped_tests
+        .iter()
+        .find(|t| t.name == "nine-in-base-one")
+        .unwrap_or_else(|| panic!("{:#?}", report.skipped_tests));
+    assert!(hang.reason.contains("200000 steps"), "{}", hang.reason);
+    assert_eq!(report.failing_tests, ["zero-in-base-one"]);
+}
