@@ -1021,7 +1021,7 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
     }
     if r.outcome == faultlens_csem::Outcome::StepLimit {
         return Err(format!(
-            "the model's run does not end within {MAX_ENCODED_STEPS} steps, too long a run to encode (a test that hangs is diagnosed through the other failing tests)"
+            "the model's run does not end within {MAX_ENCODED_STEPS} steps, too long a run to encode (a hang, or a loop that needs a smaller input to be diagnosed)"
         ));
     }
     if angelic::passes(&r, t) {
