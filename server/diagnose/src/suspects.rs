@@ -7,6 +7,11 @@
 //! test pass (all other statements healthy, paths explored on demand) is a
 //! diagnosis, and a subset-minimal one, since no test passes unchanged.
 //!
+//! Each candidate is first given a concrete try, without SAT: flipping it
+//! through a table keyed by its operands in the interpreter
+//! ([`crate::consistent`]); that finds the conditions that must change at
+//! many instances, where path exploration meets one new path per flip.
+//!
 //! The tests share nothing but health literals, so "explains every test" is
 //! checked test by test, each in its own incremental SAT session.
 
