@@ -10,8 +10,15 @@ use serde::{Deserialize, Serialize};
 /// Where the diagnosis document is stored, relative to the project root.
 pub const DIAGNOSIS_FILE: &str = ".faultlens/diagnosis.json";
 
+/// Version of the document's shape. Bump only on incompatible changes.
+pub const DIAGNOSIS_FORMAT_VERSION: u32 = 1;
+
+fn format_version() -> u32 {
+    DIAGNOSIS_FORMAT_VERSION
+}
+
 /// Everything one diagnosis run found.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiagnosisReport {
     /// Diagnoses in cost order: first all optimal ones, then the other
     /// subset-minimal ones up to the size bound.
@@ -38,6 +45,90 @@ pub struct DiagnosisReport {
     #[serde(default)]
     pub evidence: Vec<LineEvidence>,
     pub stats: DiagnosisStats,
+    /// The document's shape (last, so the document leads with what people
+    /// read); documents written before the field existed are version 1.
+    #[serde(default = "format_version")]
+    pub format_version: u32,
+}
+
+impl Default for DiagnosisReport {
+    fn default() -> DiagnosisReport {
+        DiagnosisReport {
+            format_version: DIAGNOSIS_FORMAT_VERSION,
+            diagnoses: Vec::new(),
+            complete: false,
+            stopped: None,
+            failing_tests: Vec::new(),
+            skipped_tests: Vec::new(),
+            cores: Vec::new(),
+            groups: Vec::new(),
+            evidence: Vec::new(),
+            stats: DiagnosisStats::default(),
+        }
+    }
+}
+
+impl DiagnosisReport {
+    /// Parses a stored document and checks it like any input from the
+    /// repository: the version this faultlens writes, every file inside the
+    /// project, no line listed twice where readers index by line.
+    pub fn from_json(text: &str) -> Result<DiagnosisReport, String> {
+        let report: DiagnosisReport =
+            serde_json::from_str(text).map_err(|e| format!("not a diagnosis document: {e}"))?;
+        report.validate()?;
+        Ok(report)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.format_version != DIAGNOSIS_FORMAT_VERSION {
+            return Err(format!(
+                "diagnosis format {} is not one this faultlens reads ({DIAGNOSIS_FORMAT_VERSION})",
+                self.format_version
+            ));
+        }
+        let check = |file: &str, line: u32| -> Result<(), String> {
+            crate::results::check_relative_path(file)
+                .map_err(|why| format!("file {file:?} {why}"))?;
+            if line == 0 {
+                return Err(format!("{file}: line 0 (lines are 1-based)"));
+            }
+            Ok(())
+        };
+        for (k, diagnosis) in self.diagnoses.iter().enumerate() {
+            let mut seen = std::collections::HashSet::new();
+            for s in &diagnosis.statements {
+                check(&s.file, s.line)?;
+                if !seen.insert((
+                    &s.file,
+                    s.line,
+                    s.subexpression.as_ref().map(|e| e.start_column),
+                )) {
+                    return Err(format!(
+                        "diagnosis #{} lists {}:{} twice",
+                        k + 1,
+                        s.file,
+                        s.line
+                    ));
+                }
+            }
+            for a in &diagnosis.angelic {
+                check(&a.file, a.line)?;
+            }
+        }
+        for core in &self.cores {
+            for s in &core.statements {
+                check(&s.file, s.line)?;
+            }
+        }
+        let mut lines = std::collections::HashSet::new();
+        for e in &self.evidence {
+            check(&e.file, e.line)?;
+            if !lines.insert((&e.file, e.line)) {
+                return Err(format!("the evidence lists {}:{} twice", e.file, e.line));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -175,4 +266,70 @@ pub struct DiagnosisStats {
     pub subexpressions_checked: u64,
     #[serde(default)]
     pub subexpressions_found: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_document_without_a_version_is_version_one() {
+        let report = DiagnosisReport::from_json(
+            r#"{"diagnoses": [], "complete": true, "failing_tests": [], "stats": {"first_ms": 0, "total_ms": 0, "sat_calls": 0, "variables": 0, "clauses": 0, "paths": 0}}"#,
+        )
+        .unwrap();
+        assert_eq!(report.format_version, DIAGNOSIS_FORMAT_VERSION);
+    }
+
+    #[test]
+    fn hostile_documents_are_refused() {
+        let statement = |file: &str| DiagnosedStatement {
+            file: file.into(),
+            line: 3,
+            ..DiagnosedStatement::default()
+        };
+        let with = |diagnosis: Diagnosis| DiagnosisReport {
+            diagnoses: vec![diagnosis],
+            ..DiagnosisReport::default()
+        };
+        let cases = [
+            (
+                with(Diagnosis {
+                    statements: vec![statement("/etc/passwd")],
+                    ..Diagnosis::default()
+                }),
+                "not a path relative",
+            ),
+            (
+                with(Diagnosis {
+                    statements: vec![statement("a.c"), statement("a.c")],
+                    ..Diagnosis::default()
+                }),
+                "twice",
+            ),
+            (
+                DiagnosisReport {
+                    format_version: 7,
+                    ..DiagnosisReport::default()
+                },
+                "format 7",
+            ),
+            (
+                DiagnosisReport {
+                    evidence: vec![LineEvidence {
+                        file: "../x.c".into(),
+                        line: 1,
+                        ..LineEvidence::default()
+                    }],
+                    ..DiagnosisReport::default()
+                },
+                "leaves the project",
+            ),
+        ];
+        for (report, expected) in cases {
+            let text = serde_json::to_string(&report).unwrap();
+            let err = DiagnosisReport::from_json(&text).unwrap_err();
+            assert!(err.contains(expected), "{expected}: {err}");
+        }
+    }
 }

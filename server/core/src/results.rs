@@ -159,15 +159,66 @@ impl RunResults {
                 results.format_version
             ));
         }
+        if results.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "results format {} is not one this faultlens wrote (it writes {FORMAT_VERSION})",
+                results.format_version
+            ));
+        }
         results.validate()?;
         Ok(results)
     }
 
     /// Checks the cross references a reader relies on, so a corrupt file is
     /// reported instead of causing an out-of-bounds index later.
+    ///
+    /// The document may come from the repository rather than from a run
+    /// (`.faultlens/` can be committed), so it is also checked to name only
+    /// files inside the project, each once, and each test once: readers open
+    /// these paths and publish their lines.
     pub fn validate(&self) -> Result<(), String> {
+        let mut paths = std::collections::HashSet::new();
+        for file in &self.files {
+            if let Err(why) = check_relative_path(&file.path) {
+                return Err(format!("file {:?} {why}", file.path));
+            }
+            if file.path.split('/').next() == Some(".faultlens") {
+                return Err(format!(
+                    "file {:?} is inside faultlens's own .faultlens directory",
+                    file.path
+                ));
+            }
+            if !paths.insert(file.path.as_str()) {
+                return Err(format!("file {:?} is listed twice", file.path));
+            }
+            if !file.lines.windows(2).all(|w| w[0] < w[1]) {
+                return Err(format!(
+                    "the executable lines of {:?} are not in ascending order",
+                    file.path
+                ));
+            }
+        }
+        let mut names = std::collections::HashSet::new();
         for test in &self.tests {
+            if !names.insert(test.name.as_str()) {
+                return Err(format!("test {:?} is listed twice", test.name));
+            }
+            if let Some(location) = &test.location {
+                if let Err(why) = check_relative_path(&location.file) {
+                    return Err(format!(
+                        "test {:?}: its location {:?} {why}",
+                        test.name, location.file
+                    ));
+                }
+            }
+            let mut covered = std::collections::HashSet::new();
             for cov in &test.coverage {
+                if !covered.insert(cov.file) {
+                    return Err(format!(
+                        "test {:?} lists the coverage of file #{} twice",
+                        test.name, cov.file
+                    ));
+                }
                 if cov.file as usize >= self.files.len() {
                     return Err(format!(
                         "test {:?} refers to file #{} but only {} files are listed",
@@ -188,5 +239,105 @@ impl RunResults {
             }
         }
         Ok(())
+    }
+}
+
+/// A path a stored document may name: relative to the project root, with
+/// `/` separators and no `..`.
+pub fn check_relative_path(path: &str) -> Result<(), &'static str> {
+    if path.is_empty() {
+        return Err("is empty");
+    }
+    if path.starts_with('/') || path.contains('\\') || path.contains('\0') {
+        return Err("is not a path relative to the project root");
+    }
+    if path.split('/').any(|p| p == "..") {
+        return Err("leaves the project (`..`)");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(files: &str, tests: &str) -> String {
+        format!(
+            r#"{{"format_version": {FORMAT_VERSION}, "tool_version": "0", "created_unix_ms": 0,
+                "project_root": "/p", "suite": "io", "files": [{files}], "tests": [{tests}]}}"#
+        )
+    }
+
+    fn test(name: &str, coverage: &str) -> String {
+        format!(
+            r#"{{"name": "{name}", "verdict": "fail", "outcome": "failed", "duration_ms": 1, "coverage": [{coverage}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_well_formed_document_is_read() {
+        let text = document(
+            r#"{"path": "src/a.c", "lines": [1, 2]}"#,
+            &test("t", r#"{"file": 0, "lines": [1], "counts": [3]}"#),
+        );
+        let results = RunResults::from_json(&text).unwrap();
+        assert_eq!(results.files[0].path, "src/a.c");
+    }
+
+    #[test]
+    fn paths_outside_the_project_duplicates_and_other_versions_are_refused() {
+        let cases = [
+            (
+                document(r#"{"path": "/dev/zero", "lines": [1]}"#, ""),
+                "not a path relative",
+            ),
+            (
+                document(r#"{"path": "../../etc/passwd", "lines": [1]}"#, ""),
+                "leaves the project",
+            ),
+            (
+                document(r#"{"path": ".faultlens/results.json", "lines": [1]}"#, ""),
+                "inside faultlens's own",
+            ),
+            (
+                document(
+                    r#"{"path": "a.c", "lines": [1]}, {"path": "a.c", "lines": [2]}"#,
+                    "",
+                ),
+                "listed twice",
+            ),
+            (
+                document(
+                    r#"{"path": "a.c", "lines": [1]}"#,
+                    &format!("{}, {}", test("t", ""), test("t", "")),
+                ),
+                "test \"t\" is listed twice",
+            ),
+            (
+                document(
+                    r#"{"path": "a.c", "lines": [1]}"#,
+                    &test(
+                        "t",
+                        r#"{"file": 0, "lines": [1], "counts": [1]}, {"file": 0, "lines": [1], "counts": [1]}"#,
+                    ),
+                ),
+                "file #0 twice",
+            ),
+            (
+                document(r#"{"path": "a.c", "lines": [2, 1]}"#, ""),
+                "ascending",
+            ),
+            (
+                document("", "").replace(
+                    &format!("\"format_version\": {FORMAT_VERSION}"),
+                    "\"format_version\": 0",
+                ),
+                "not one this faultlens wrote",
+            ),
+        ];
+        for (text, expected) in cases {
+            let err = RunResults::from_json(&text).unwrap_err();
+            assert!(err.contains(expected), "{expected}: {err}");
+        }
     }
 }

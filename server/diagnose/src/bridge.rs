@@ -3,6 +3,7 @@
 //! with its expected outcome.
 
 use crate::DiagnoseError;
+use faultlens_confine::limits;
 use faultlens_core::results::{RunResults, Verdict};
 use faultlens_csem::encode::Expected;
 use faultlens_csem::{RunOptions, SourceSpec, TestInput};
@@ -41,7 +42,7 @@ fn add_nondet_model(project: &Project, spec: &mut SourceSpec) -> Result<(), Stri
             } else {
                 spec.root.join(p)
             };
-            std::fs::read(&abs)
+            faultlens_pipeline::files::read_in_project(&spec.root, &abs, limits::SOURCE)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default()
         })
@@ -49,12 +50,8 @@ fn add_nondet_model(project: &Project, spec: &mut SourceSpec) -> Result<(), Stri
     if !texts.iter().any(|t| nondet::uses_nondet(t)) || texts.iter().any(|t| defines_nondet(t)) {
         return Ok(());
     }
-    let dir = project.work_dir().join("nondet");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let runtime = dir.join(nondet::MODEL_FILE);
-    std::fs::write(&runtime, nondet::model_source())
-        .map_err(|e| format!("writing {}: {e}", runtime.display()))?;
-    spec.sources.push(runtime);
+    spec.sources
+        .push(nondet::write_model_file(project).map_err(|e| e.to_string())?);
     Ok(())
 }
 

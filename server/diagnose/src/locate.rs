@@ -43,9 +43,15 @@ impl Locator {
                 } else {
                     root.join(p)
                 };
-                let text = std::fs::read(&abs)
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .unwrap_or_default();
+                // The model's own runtime lies in .faultlens/, outside what
+                // `read_in_project` reads; it is never a diagnosed file.
+                let text = faultlens_pipeline::files::read_in_project(
+                    root,
+                    &abs,
+                    faultlens_confine::limits::SOURCE,
+                )
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
                 (
                     relative(root, &abs),
                     text.lines().map(String::from).collect(),

@@ -1,41 +1,26 @@
 //! Edge: the diagnosis document on disk, `<project>/.faultlens/diagnosis.json`
-//! (pretty JSON, written atomically: a temporary file renamed over it).
+//! (pretty JSON, written atomically: a temporary file renamed over it), as
+//! the pipeline's store reads and writes it, with this crate's `String`
+//! errors.
 
-use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
+use faultlens_core::diagnosis::DiagnosisReport;
+use faultlens_pipeline::store;
 use std::path::{Path, PathBuf};
 
 pub fn report_path(root: &Path) -> PathBuf {
-    root.join(DIAGNOSIS_FILE)
+    store::diagnosis_path(root)
 }
 
 pub fn write_report(root: &Path, report: &DiagnosisReport) -> Result<(), String> {
-    let path = report_path(root);
-    let dir = path.parent().expect("the path has a directory");
-    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let text = serde_json::to_string_pretty(report)
-        .map_err(|e| format!("serializing the diagnosis: {e}"))?;
-    let tmp = dir.join(format!(".diagnosis.json.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text + "\n").map_err(|e| format!("writing {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("replacing {}: {e}", path.display())
-    })
+    store::write_diagnosis(root, report)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
-/// `Ok(None)` when no diagnosis was stored yet.
+/// `Ok(None)` when no diagnosis was stored yet. The document is read as
+/// hostile input (bounded, paths inside the project, its version checked).
 pub fn read_report(root: &Path) -> Result<Option<DiagnosisReport>, String> {
-    let path = report_path(root);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("reading {}: {e}", path.display())),
-    };
-    serde_json::from_str(&text).map(Some).map_err(|e| {
-        format!(
-            "{} is not a diagnosis document ({e}); run `faultlens diagnose` again to rewrite it",
-            path.display()
-        )
-    })
+    store::read_diagnosis(root).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
         Measure::Fusion,
         false,
         &SourceTexts::default(),
+        None,
     )
     .unwrap_err();
     assert!(err.contains("faultlens diagnose"), "{err}");
@@ -65,6 +66,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
         Measure::Fusion,
         false,
         &SourceTexts::default(),
+        store::read_report(&root).unwrap().as_ref(),
     )
     .unwrap();
     let top = analysis.entries().next().unwrap();

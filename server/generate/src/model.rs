@@ -40,9 +40,8 @@ pub fn harness_sources(project: &Project) -> Result<Vec<(PathBuf, String)>, Load
     };
     let mut out = Vec::new();
     for s in sources {
-        let path = project.root.join(s);
-        let text = std::fs::read(&path)
-            .map_err(|e| LoadError::Io(format!("reading {}: {e}", path.display())))?;
+        let text = faultlens_pipeline::store::read_source(&project.root, s)
+            .map_err(|e| LoadError::Io(format!("[build] sources lists {s:?}: {e}")))?;
         out.push((
             PathBuf::from(s),
             String::from_utf8_lossy(&text).into_owned(),
@@ -59,12 +58,7 @@ pub fn harness_sources(project: &Project) -> Result<Vec<(PathBuf, String)>, Load
 /// Loads the harness of `project` into the C model.
 pub fn load(project: &Project) -> Result<Harness, LoadError> {
     let sources = harness_sources(project)?;
-    let dir = project.work_dir().join("nondet");
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| LoadError::Io(format!("creating {}: {e}", dir.display())))?;
-    let runtime = dir.join(nondet::MODEL_FILE);
-    std::fs::write(&runtime, nondet::model_source())
-        .map_err(|e| LoadError::Io(format!("writing {}: {e}", runtime.display())))?;
+    let runtime = nondet::write_model_file(project).map_err(|e| LoadError::Io(e.to_string()))?;
 
     let mut files: Vec<PathBuf> = sources.iter().map(|(p, _)| p.clone()).collect();
     files.push(runtime.clone());

@@ -142,9 +142,7 @@ pub fn project_runs(
 /// Suspects for SAT-TAR: the lines of `test`'s unsatisfiable core in the
 /// stored diagnosis (`faultlens diagnose`), if there is one.
 fn core_lines(project: &Project, test: &str) -> Option<BTreeSet<Line>> {
-    let path = project.work_dir().join("diagnosis.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let report: faultlens_core::diagnosis::DiagnosisReport = serde_json::from_str(&text).ok()?;
+    let report = faultlens_pipeline::store::read_diagnosis(&project.root).ok()??;
     let core = report.cores.into_iter().find(|c| c.test == test)?;
     let lines: BTreeSet<Line> = core
         .statements

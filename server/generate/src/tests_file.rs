@@ -8,7 +8,6 @@
 use crate::run::{Run, Verdict};
 use faultlens_pipeline::discover::generated;
 use faultlens_pipeline::Project;
-use std::io::Write;
 
 /// A run with the name it is kept under.
 #[derive(Clone, Debug)]
@@ -53,21 +52,20 @@ pub fn next_number<'a>(strategy: &str, taken: impl IntoIterator<Item = &'a str>)
 }
 
 /// Appends `tests` to the project's generated-tests file (creating it).
-pub fn append(project: &Project, tests: &[GeneratedTest]) -> std::io::Result<std::path::PathBuf> {
+/// The file is rewritten atomically rather than opened for appending: a
+/// link a repository placed there is replaced, never written through.
+pub fn append(
+    project: &Project,
+    tests: &[GeneratedTest],
+) -> Result<std::path::PathBuf, faultlens_pipeline::PipelineError> {
     let path = generated::path(project);
-    std::fs::create_dir_all(project.work_dir())?;
-    let exists = path.exists();
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)?;
-    if !exists {
-        f.write_all(HEADER.as_bytes())?;
-    }
+    let mut text = generated::read_text(&path)?.unwrap_or_else(|| HEADER.to_string());
     for t in tests {
-        f.write_all(render(t).as_bytes())?;
+        text.push_str(&render(t));
     }
-    Ok(path)
+    Ok(project
+        .work()?
+        .write_atomic(generated::FILE, text.as_bytes())?)
 }
 
 #[cfg(test)]

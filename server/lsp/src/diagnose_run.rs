@@ -132,7 +132,7 @@ impl Backend {
             let loaded = load_diagnosis(&root, known);
             let on_disk: HashMap<Uri, String> = if matches!(loaded, LoadedDiagnosis::Read(..)) {
                 open.into_iter()
-                    .filter_map(|(uri, path)| Some((uri, std::fs::read_to_string(path).ok()?)))
+                    .filter_map(|(uri, path)| Some((uri, crate::reload::read_text(&root, &path)?)))
                     .collect()
             } else {
                 HashMap::new()

@@ -10,7 +10,14 @@ use std::sync::Arc;
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
 pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
     let sources = faultlens_pipeline::store::read_sources(&loc.root, &loc.results);
-    let analysis = Analysis::compute(Arc::clone(&loc.results), measure, false, &sources)?;
+    let diagnosis = crate::reload::diagnosis_for(measure, &loc.root)?;
+    let analysis = Analysis::compute(
+        Arc::clone(&loc.results),
+        measure,
+        false,
+        &sources,
+        diagnosis.as_ref(),
+    )?;
     Ok(faultlens_report::json::ranking_json(
         &analysis, &sources, None,
     ))

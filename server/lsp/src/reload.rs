@@ -38,15 +38,24 @@ pub fn changed_since(loc: &Localization, root: &Path) -> HashSet<u32> {
             let file = &loc.results.files[f as usize];
             let path = root.join(&file.path);
             match &file.digest {
-                Some(recorded) => {
-                    std::fs::read(&path).is_ok_and(|bytes| digest(&bytes) != *recorded)
-                }
+                Some(recorded) => store::read_source(root, &file.path)
+                    .is_ok_and(|bytes| digest(&bytes) != *recorded),
                 None => std::fs::metadata(&path)
                     .and_then(|m| m.modified())
                     .is_ok_and(|modified| modified > finished),
             }
         })
         .collect()
+}
+
+/// The saved text of `path`, a file inside the project at `root` (bounded,
+/// regular files only: the results name files of a possibly hostile
+/// repository). `None` when it cannot be read.
+pub fn read_text(root: &Path, path: &Path) -> Option<String> {
+    let bytes =
+        faultlens_pipeline::files::read_in_project(root, path, faultlens_confine::limits::SOURCE)
+            .ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 pub fn signature(path: &Path) -> Option<FileSignature> {
@@ -69,8 +78,20 @@ pub fn rank(
         return Ok(Localization::new(results, measure, root));
     }
     let sources = store::read_sources(root, &results);
-    let analysis = Analysis::compute(results, measure, false, &sources)?;
+    let diagnosis = diagnosis_for(measure, root)?;
+    let analysis = Analysis::compute(results, measure, false, &sources, diagnosis.as_ref())?;
     Ok(Localization::from_analysis(analysis, root))
+}
+
+/// The stored diagnosis when `measure` needs it (fusion), else `None`.
+pub fn diagnosis_for(
+    measure: Measure,
+    root: &Path,
+) -> Result<Option<faultlens_core::diagnosis::DiagnosisReport>, String> {
+    match measure {
+        Measure::Fusion => store::read_diagnosis(root).map_err(|e| e.to_string()),
+        _ => Ok(None),
+    }
 }
 
 /// Reads and ranks `<root>/.faultlens/results.json` unless its signature

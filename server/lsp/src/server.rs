@@ -107,8 +107,9 @@ impl Backend {
             if to_read.is_empty() && diag_to_read.is_empty() {
                 (HashMap::new(), HashMap::new())
             } else {
+                let root = self.state().root.clone().unwrap_or_default();
                 tokio::task::spawn_blocking(move || {
-                    let read = |path: PathBuf| std::fs::read_to_string(path).ok();
+                    let read = |path: PathBuf| crate::reload::read_text(&root, &path);
                     (
                         to_read
                             .into_iter()
@@ -203,7 +204,7 @@ impl Backend {
             // The saved text of open documents: what the results describe.
             let on_disk: HashMap<Uri, String> = if matches!(loaded, Loaded::Ranked(..)) {
                 open.into_iter()
-                    .filter_map(|(uri, path)| Some((uri, std::fs::read_to_string(path).ok()?)))
+                    .filter_map(|(uri, path)| Some((uri, reload::read_text(&root, &path)?)))
                     .collect()
             } else {
                 HashMap::new()

@@ -161,6 +161,7 @@ impl Config {
                 ));
             }
         }
+        self.check_paths(&fail)?;
         if let Some(t) = self.run.timeout {
             if !(t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
                 return Err(fail(
@@ -226,6 +227,59 @@ impl Config {
             }
         }
         Ok(())
+    }
+}
+
+impl Config {
+    /// Every path the file names must stay inside the project: faultlens
+    /// reads these files and writes its build beside some of them, so
+    /// `program = "../../mid.c"` would link over the user's source.
+    fn check_paths(&self, fail: &dyn Fn(&str, String) -> PipelineError) -> Result<()> {
+        let mut named: Vec<(String, &str)> = Vec::new();
+        for source in self.build.sources.iter().flatten() {
+            named.push(("[build] sources".into(), source));
+        }
+        if let Some(program) = &self.build.program {
+            named.push(("[build] program".into(), program));
+        }
+        if let Some(compact) = &self.compact {
+            if let Some(inputs) = &compact.inputs {
+                named.push(("[tests] inputs".into(), inputs));
+            }
+            if let Some(table) = &compact.table {
+                named.push(("[tests] table".into(), table));
+            }
+        }
+        for t in &self.tests {
+            for (key, value) in [
+                ("stdin_file", &t.stdin_file),
+                ("expected_stdout_file", &t.expected_stdout_file),
+            ] {
+                if let Some(value) = value {
+                    named.push((format!("test {:?}: {key}", t.name), value));
+                }
+            }
+        }
+        for (key, value) in named {
+            if let Err(e) = faultlens_confine::lexical(value) {
+                return Err(fail(
+                    &format!("{value:?}"),
+                    format!(
+                        "{key} = {value:?}: {e}. Paths in faultlens.toml are relative to the project root and stay inside it{}",
+                        suggestion(value)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `, such as "mid.c"` for a path whose last part could be meant.
+fn suggestion(value: &str) -> String {
+    match Path::new(value).file_name().and_then(|n| n.to_str()) {
+        Some(name) if faultlens_confine::lexical(name).is_ok() => format!(", such as {name:?}"),
+        _ => String::new(),
     }
 }
 
@@ -337,6 +391,43 @@ expected_exit = 0
                 "{t}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn paths_that_leave_the_project_are_rejected_with_key_line_and_advice() {
+        for (text, key, line) in [
+            (
+                "[build]\nsources = [\"a.c\"]\nprogram = \"../../mid.c\"\n",
+                "[build] program",
+                3,
+            ),
+            ("[build]\nprogram = \"/tmp/prog\"\n", "[build] program", 2),
+            (
+                "[build]\nsources = [\"a.c\", \"../other/b.c\"]\n",
+                "[build] sources",
+                2,
+            ),
+            ("[tests]\ntable = \"/etc/passwd\"\n", "[tests] table", 2),
+            ("[tests]\ninputs = \"../t/*.in\"\n", "[tests] inputs", 2),
+            (
+                "[[test]]\nname = \"t\"\nstdin_file = \"../../secret\"\n",
+                "test \"t\": stdin_file",
+                3,
+            ),
+        ] {
+            let err = parse(text).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("line {line}:"))
+                    && err.contains(key)
+                    && err.contains("inside"),
+                "{text}: {err}"
+            );
+        }
+        let err = parse("[build]\nsources = [\"a.c\"]\nprogram = \"../../mid.c\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("such as \"mid.c\""), "{err}");
+        assert!(parse("[build]\nsources = [\"src/../a.c\"]\nprogram = \"bin/prog\"\n").is_ok());
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub enum PipelineError {
 
     #[error("{0}")]
     Busy(String),
+
+    /// `.faultlens/` is not a directory faultlens may write in.
+    #[error(transparent)]
+    WorkDir(#[from] faultlens_confine::WorkDirError),
 }
 
 impl PipelineError {

@@ -12,6 +12,7 @@ pub mod detect;
 pub mod discover;
 pub mod error;
 mod execute;
+pub mod files;
 pub mod gcov;
 mod localize;
 pub mod lock;

@@ -58,7 +58,7 @@ pub fn localize(
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
 ) -> Result<RunResults> {
-    let _lock = crate::lock::RunLock::acquire(&project.work_dir())?;
+    let _lock = crate::lock::RunLock::acquire(&project.root)?;
     let clang = match project.config.build.coverage {
         CoverageTool::Gcov => None,
         CoverageTool::Clang => Some(ClangTools::find(&project.config)?),
@@ -128,8 +128,7 @@ fn run_all(
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
 ) -> Result<Vec<Finished>> {
-    let runs_dir = project.work_dir().join("runs");
-    let _ = std::fs::remove_dir_all(&runs_dir);
+    let runs_dir = project.work()?.fresh_dir("runs")?;
     let output_limit = project
         .config
         .run
@@ -238,7 +237,11 @@ fn assemble(
     let executable = match project.config.build.coverage {
         CoverageTool::Gcov => {
             let notes = find_notes(&built.notes_dir);
-            gcov::executable_lines(&tools.gcov, &notes, &project.work_dir().join("notes-scan"))?
+            gcov::executable_lines(
+                &tools.gcov,
+                &notes,
+                &project.work()?.fresh_dir("notes-scan")?,
+            )?
         }
         // Every run exports the whole program's mapping, run or not.
         CoverageTool::Clang => union(finished.iter().map(|f| &f.coverage)),

@@ -5,6 +5,7 @@
 use crate::error::{PipelineError, Result};
 use std::fs::File;
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 pub struct RunLock {
@@ -12,15 +13,21 @@ pub struct RunLock {
 }
 
 impl RunLock {
-    /// Takes the lock or fails at once, naming the directory in use.
-    pub fn acquire(work_dir: &Path) -> Result<RunLock> {
-        std::fs::create_dir_all(work_dir)
-            .map_err(|e| PipelineError::io(format!("creating {}", work_dir.display()), e))?;
+    /// Takes the lock of the project at `root` or fails at once, naming
+    /// the directory in use.
+    pub fn acquire(root: &Path) -> Result<RunLock> {
+        let work = faultlens_confine::WorkDir::open(root)?;
+        let work_dir = work.path();
         let path = work_dir.join("run.lock");
+        // A link placed there by the repository is not opened through.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            let _ = std::fs::remove_file(&path);
+        }
         let file = File::options()
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
             .map_err(|e| PipelineError::io(format!("opening {}", path.display()), e))?;
         // SAFETY: flock only reads the descriptor, which `file` keeps open.

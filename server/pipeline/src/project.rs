@@ -15,7 +15,7 @@ pub const DEFAULT_TEST_CODE: &[&str] = &[
 ];
 
 /// Where faultlens keeps everything it writes, relative to the project root.
-pub const WORK_DIR: &str = ".faultlens";
+pub const WORK_DIR: &str = faultlens_confine::WORK_DIR;
 
 #[derive(Debug, Clone)]
 pub struct Project {
@@ -61,8 +61,15 @@ impl Project {
         crate::detect::detect(&root)
     }
 
+    /// Where `.faultlens/` is; [`Project::work`] before writing into it.
     pub fn work_dir(&self) -> PathBuf {
         self.root.join(WORK_DIR)
+    }
+
+    /// `.faultlens/`, made when missing and checked to be a real directory
+    /// of the project (a symbolic link there is refused).
+    pub fn work(&self) -> Result<faultlens_confine::WorkDir> {
+        Ok(faultlens_confine::WorkDir::open(&self.root)?)
     }
 
     /// Globs of files that are test code.

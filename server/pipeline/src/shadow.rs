@@ -30,6 +30,7 @@ fn manifest_path(shadow: &Path) -> PathBuf {
 }
 
 /// Brings `shadow` up to date with `root`. Returns how many files were copied.
+/// `shadow` must hold no symbolic links (`WorkDir::dir_without_links`).
 pub fn sync(root: &Path, shadow: &Path) -> Result<usize> {
     fs::create_dir_all(shadow)
         .map_err(|e| PipelineError::io(format!("creating {}", shadow.display()), e))?;
@@ -38,7 +39,12 @@ pub fn sync(root: &Path, shadow: &Path) -> Result<usize> {
     let mut copied = 0;
     sync_dir(root, shadow, Path::new(""), &old, &mut new, &mut copied)?;
     for gone in old.keys().filter(|p| !new.contains_key(*p)) {
-        let _ = fs::remove_file(shadow.join(gone));
+        // The manifest lies in `.faultlens/`, which a repository can ship:
+        // only plain relative names are removed, and only inside the copy
+        // (the caller removed every link inside it).
+        if let Ok(relative) = faultlens_confine::lexical(&gone.to_string_lossy()) {
+            let _ = fs::remove_file(shadow.join(relative));
+        }
     }
     write_manifest(&manifest_path(shadow), &new)?;
     Ok(copied)
@@ -102,9 +108,13 @@ fn sync_dir(
 }
 
 fn read_manifest(path: &Path) -> Manifest {
-    let Ok(text) = fs::read_to_string(path) else {
+    let Ok(bytes) = faultlens_confine::read::read_regular_no_link(
+        path,
+        faultlens_confine::limits::BUILD_DESCRIPTION,
+    ) else {
         return Manifest::new();
     };
+    let text = String::from_utf8_lossy(&bytes);
     text.lines()
         .filter_map(|line| {
             let mut parts = line.splitn(3, ' ');
@@ -120,6 +130,8 @@ fn write_manifest(path: &Path, manifest: &Manifest) -> Result<()> {
         .iter()
         .map(|(p, (len, time))| format!("{len} {time} {}\n", p.display()))
         .collect();
+    // Never written through a link a repository placed there.
+    let _ = fs::remove_file(path);
     fs::write(path, text).map_err(|e| PipelineError::io(format!("writing {}", path.display()), e))
 }
 
@@ -206,5 +218,30 @@ mod tests {
         fs::remove_file(root.join("b.c")).unwrap();
         sync(&root, &shadow).unwrap();
         assert!(shadow.join("a.c").exists() && !shadow.join("b.c").exists());
+    }
+
+    #[test]
+    fn a_hostile_manifest_deletes_nothing_outside_the_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        let shadow = root.join(".faultlens/shadow");
+        fs::create_dir_all(&shadow).unwrap();
+        fs::write(root.join("a.c"), "int a;\n").unwrap();
+        let victim = dir.path().join("victim.c");
+        fs::write(&victim, "precious\n").unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, "keep\n").unwrap();
+        fs::write(
+            manifest_path(&shadow),
+            format!("1 1 ../../../victim.c\n1 1 {}\n", victim.display()),
+        )
+        .unwrap();
+        sync(&root, &shadow).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+
+        fs::remove_file(manifest_path(&shadow)).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, manifest_path(&shadow)).unwrap();
+        sync(&root, &shadow).unwrap();
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "keep\n");
     }
 }

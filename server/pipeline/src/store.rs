@@ -3,54 +3,115 @@
 
 use crate::error::{PipelineError, Result};
 use crate::project::WORK_DIR;
+use faultlens_confine::{limits, WorkDir};
+use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
 use faultlens_core::results::RunResults;
 use std::path::{Path, PathBuf};
 
 pub const RESULTS_FILE: &str = "results.json";
+/// The diagnosis document's name inside `.faultlens/`.
+const DIAGNOSIS_DOCUMENT: &str = "diagnosis.json";
 
 pub fn results_path(root: &Path) -> PathBuf {
     root.join(WORK_DIR).join(RESULTS_FILE)
 }
 
 pub fn write_results(root: &Path, results: &RunResults) -> Result<PathBuf> {
-    let path = results_path(root);
-    let dir = path.parent().expect("results path has a parent");
-    std::fs::create_dir_all(dir)
-        .map_err(|e| PipelineError::io(format!("creating {}", dir.display()), e))?;
-    let temp = dir.join(format!(".{RESULTS_FILE}.{}.tmp", std::process::id()));
-    std::fs::write(&temp, results.to_json())
-        .map_err(|e| PipelineError::io(format!("writing {}", temp.display()), e))?;
-    std::fs::rename(&temp, &path)
-        .map_err(|e| PipelineError::io(format!("replacing {}", path.display()), e))?;
-    Ok(path)
+    Ok(WorkDir::open(root)?.write_atomic(RESULTS_FILE, results.to_json().as_bytes())?)
 }
 
-/// `Ok(None)` when no run has written results yet.
+/// `Ok(None)` when no run has written results yet. The document may come
+/// from the repository itself, so it is read like any hostile input: at
+/// most `limits::RESULTS` bytes of a regular file, every path it names
+/// inside the project, no duplicates (see `RunResults::validate`).
 pub fn read_results(root: &Path) -> Result<Option<RunResults>> {
     let path = results_path(root);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(PipelineError::io(format!("reading {}", path.display()), e)),
+    let bad = |message: String| PipelineError::Results {
+        path: path.clone(),
+        message,
     };
-    RunResults::from_json(&text)
+    let Some(work) = WorkDir::existing(root)? else {
+        return Ok(None);
+    };
+    let Some(bytes) = work.read(RESULTS_FILE, limits::RESULTS).map_err(|e| {
+        bad(format!(
+            "{e}; delete it or run `faultlens localize` to replace it"
+        ))
+    })?
+    else {
+        return Ok(None);
+    };
+    let text = String::from_utf8(bytes).map_err(|_| {
+        bad("is not UTF-8 text; delete it or run `faultlens localize` to replace it".into())
+    })?;
+    RunResults::from_json(&text).map(Some).map_err(|message| {
+        bad(format!(
+            "{message}; run `faultlens localize` again to replace it"
+        ))
+    })
+}
+
+/// Where `faultlens diagnose` keeps its document.
+pub fn diagnosis_path(root: &Path) -> PathBuf {
+    root.join(DIAGNOSIS_FILE)
+}
+
+pub fn write_diagnosis(root: &Path, report: &DiagnosisReport) -> Result<PathBuf> {
+    let mut text =
+        serde_json::to_string_pretty(report).expect("a diagnosis report is always serializable");
+    text.push('\n');
+    Ok(WorkDir::open(root)?.write_atomic(DIAGNOSIS_DOCUMENT, text.as_bytes())?)
+}
+
+/// `Ok(None)` when no diagnosis was stored yet. Read as hostile input, like
+/// the results (see [`read_results`]).
+pub fn read_diagnosis(root: &Path) -> Result<Option<DiagnosisReport>> {
+    let bad = |message: String| PipelineError::Results {
+        path: diagnosis_path(root),
+        message,
+    };
+    let Some(work) = WorkDir::existing(root)? else {
+        return Ok(None);
+    };
+    let Some(bytes) = work
+        .read(DIAGNOSIS_DOCUMENT, limits::DIAGNOSIS)
+        .map_err(|e| {
+            bad(format!(
+                "{e}; delete it or run `faultlens diagnose` to replace it"
+            ))
+        })?
+    else {
+        return Ok(None);
+    };
+    let text = String::from_utf8(bytes).map_err(|_| {
+        bad("is not UTF-8 text; delete it or run `faultlens diagnose` to replace it".into())
+    })?;
+    DiagnosisReport::from_json(&text)
         .map(Some)
-        .map_err(|message| PipelineError::Results {
-            path,
-            message: format!("{message}; run `faultlens localize` again to replace it"),
+        .map_err(|message| {
+            bad(format!(
+                "{message}; run `faultlens diagnose` again to rewrite it"
+            ))
         })
 }
 
 /// The text of every file the results mention, read from the project tree.
-/// Files that cannot be read are left out (their lines show no text).
+/// Files that cannot be read (gone, not regular, too large, outside the
+/// project) are left out: their lines show no text.
 pub fn read_sources(root: &Path, results: &RunResults) -> faultlens_core::sources::SourceTexts {
     let mut texts = faultlens_core::sources::SourceTexts::default();
     for file in &results.files {
-        if let Ok(bytes) = std::fs::read(root.join(&file.path)) {
+        if let Ok(bytes) = read_source(root, &file.path) {
             texts.insert(file.path.clone(), &String::from_utf8_lossy(&bytes));
         }
     }
     texts
+}
+
+/// One source file the results name: inside the project, regular, at most
+/// `limits::SOURCE` bytes.
+pub fn read_source(root: &Path, relative: &str) -> Result<Vec<u8>, String> {
+    crate::files::read_in_project(root, Path::new(relative), limits::SOURCE)
 }
 
 /// Digests of the C sources and headers under `root` (outside
@@ -70,7 +131,12 @@ pub fn digest_sources(root: &Path) -> std::collections::BTreeMap<String, String>
                     stack.push(path);
                 }
             } else if path.extension().is_some_and(|e| e == "c" || e == "h") {
-                if let (Ok(bytes), Ok(rel)) = (std::fs::read(&path), path.strip_prefix(root)) {
+                // Regular files inside the project only (a FIFO named x.c
+                // would block, a link to /dev/zero never end), bounded.
+                if let (Ok(bytes), Ok(rel)) = (
+                    crate::files::read_in_project(root, &path, limits::SOURCE),
+                    path.strip_prefix(root),
+                ) {
                     digests.insert(
                         rel.to_string_lossy().into_owned(),
                         faultlens_core::sources::digest(&bytes),
@@ -91,7 +157,7 @@ pub fn changed_since_run(root: &Path, results: &RunResults) -> Vec<String> {
             let Some(recorded) = &f.digest else {
                 return false;
             };
-            match std::fs::read(root.join(&f.path)) {
+            match read_source(root, &f.path) {
                 Ok(bytes) => &faultlens_core::sources::digest(&bytes) != recorded,
                 Err(_) => true,
             }

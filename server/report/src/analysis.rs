@@ -1,7 +1,7 @@
 //! A run ranked under one measure: the unit every renderer works from.
 
 use faultlens_blockrank::LineScores;
-use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
+use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::fusion::FusionEvidence;
 use faultlens_core::measures::Measure;
 use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
@@ -33,19 +33,23 @@ pub struct Entry<'a> {
 
 impl Analysis {
     /// Ranks a run under any measure. BlockRank builds control-flow graphs
-    /// from `sources`; spectrum measures do not need them.
+    /// from `sources`; spectrum measures do not need them; fusion needs the
+    /// stored `diagnosis` (read by the caller, which owns the files).
     pub fn compute(
         results: Arc<RunResults>,
         measure: Measure,
         include_test_code: bool,
         sources: &SourceTexts,
+        diagnosis: Option<&DiagnosisReport>,
     ) -> Result<Analysis, String> {
         if measure.is_spectrum() {
             return Analysis::new(results, measure, include_test_code);
         }
         if measure == Measure::Fusion {
-            let report = stored_diagnosis(&results.project_root)?;
-            return Ok(Analysis::fusion(results, include_test_code, &report));
+            let report = diagnosis.ok_or(
+                "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first",
+            )?;
+            return Ok(Analysis::fusion(results, include_test_code, report));
         }
         let texts: Vec<Option<String>> = results
             .files
@@ -166,28 +170,4 @@ impl Analysis {
             .map(|t| t.name.as_str())
             .collect()
     }
-}
-
-/// The diagnosis `faultlens diagnose` stored beside the results. Read here
-/// because `compute`'s callers (CLI `rank`/`eval`, the language server) hand
-/// over only the results and sources; callers that hold a diagnosis already
-/// use [`Analysis::fusion`].
-fn stored_diagnosis(project_root: &str) -> Result<DiagnosisReport, String> {
-    let path = std::path::Path::new(project_root).join(DIAGNOSIS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!(
-                "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project ({} does not exist): run `faultlens diagnose` first",
-                path.display()
-            ))
-        }
-        Err(e) => return Err(format!("reading {}: {e}", path.display())),
-    };
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{} is not a diagnosis document ({e}); run `faultlens diagnose` again",
-            path.display()
-        )
-    })
 }

@@ -162,6 +162,7 @@ pub(crate) mod example {
                 paths: 3,
                 ..DiagnosisStats::default()
             },
+            ..DiagnosisReport::default()
         }
     }
 }

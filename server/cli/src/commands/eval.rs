@@ -114,7 +114,7 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
                     }
                 }
             } else {
-                analyse(results.clone(), measure, false, &sources)?
+                analyse(dir, results.clone(), measure, false, &sources)?
             };
             let position = fault_position(&analysis.ranking, |i| {
                 let c = analysis.spectra.components[i];

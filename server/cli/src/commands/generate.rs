@@ -141,7 +141,7 @@ fn real_ranks(
     measure: Measure,
 ) -> anyhow::Result<BTreeMap<Line, Rank>> {
     let sources = store::read_sources(&project.root, &results);
-    let analysis = analyse(Arc::new(results), measure, false, &sources)?;
+    let analysis = analyse(&project.root, Arc::new(results), measure, false, &sources)?;
     Ok(analysis
         .entries()
         .map(|e| ((e.file.to_string(), e.line), e.ranked.rank))

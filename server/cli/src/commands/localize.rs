@@ -102,14 +102,27 @@ pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitC
     render(&root, results, measure, args)
 }
 
-/// Ranks the run under `measure`.
+/// Ranks the run of the project at `root` under `measure` (fusion reads
+/// the project's stored diagnosis).
 pub fn analyse(
+    root: &Path,
     results: Arc<RunResults>,
     measure: Measure,
     include_test_code: bool,
     sources: &SourceTexts,
 ) -> anyhow::Result<Analysis> {
-    Analysis::compute(results, measure, include_test_code, sources).map_err(|e| anyhow!(e))
+    let diagnosis = match measure {
+        Measure::Fusion => store::read_diagnosis(root)?,
+        _ => None,
+    };
+    Analysis::compute(
+        results,
+        measure,
+        include_test_code,
+        sources,
+        diagnosis.as_ref(),
+    )
+    .map_err(|e| anyhow!(e))
 }
 
 fn render(
@@ -121,7 +134,13 @@ fn render(
     let failed = results.failed_count();
     let total = results.tests.len();
     let sources = store::read_sources(root, &results);
-    let analysis = analyse(Arc::new(results), measure, args.include_test_code, &sources)?;
+    let analysis = analyse(
+        root,
+        Arc::new(results),
+        measure,
+        args.include_test_code,
+        &sources,
+    )?;
     let top = |default: Option<usize>| match args.top {
         Some(0) => None,
         Some(n) => Some(n),

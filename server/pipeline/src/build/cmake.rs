@@ -36,7 +36,7 @@ pub fn build(
             ),
         });
     }
-    let dir = project.work_dir().join("cmake-build");
+    let dir = project.work()?.dir_without_links("cmake-build")?;
     let paths = PathMap::new(root.clone(), None);
     let section = project.config.ctest.clone().unwrap_or_default();
 

@@ -50,9 +50,7 @@ pub struct Built {
 }
 
 pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built> {
-    let work = project.work_dir();
-    std::fs::create_dir_all(&work)
-        .map_err(|e| PipelineError::io(format!("creating {}", work.display()), e))?;
+    let work = project.work()?;
     let clang = project.config.build.coverage == CoverageTool::Clang;
     if clang
         && (project.kind != Kind::Io

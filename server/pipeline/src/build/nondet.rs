@@ -21,6 +21,15 @@ pub const OUT_OF_INPUT_MESSAGE: &str = "faultlens: no more input for";
 /// File name under which the model's copy is written (`.faultlens/nondet/`).
 pub const MODEL_FILE: &str = "faultlens_nondet.c";
 
+/// Writes the model's copy of the free-input functions to
+/// `.faultlens/nondet/` and returns its path: one file shared by the
+/// diagnosis and test generation.
+pub fn write_model_file(project: &crate::Project) -> crate::error::Result<std::path::PathBuf> {
+    let work = project.work()?;
+    work.dir("nondet")?;
+    Ok(work.write_atomic(&format!("nondet/{MODEL_FILE}"), model_source().as_bytes())?)
+}
+
 /// `(function, C type)` of every free-input function.
 pub const FUNCTIONS: &[(&str, &str)] = &[
     ("__VERIFIER_nondet_int", "int"),

@@ -9,6 +9,7 @@
 
 use crate::command::run_step;
 use crate::error::{PipelineError, Result};
+use faultlens_confine::WorkDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -42,10 +43,15 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
 /// CMake's linker flags, which are split on whitespace.
 /// `dump` is the coverage library's function that writes the counters
 /// (`__gcov_dump`, or clang's `__llvm_profile_write_file`).
-pub fn build_runtime(cc: &str, work_dir: &Path, dump: &str) -> Result<PathBuf> {
-    let dir = runtime_dir(work_dir);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| PipelineError::io(format!("creating {}", dir.display()), e))?;
+pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str) -> Result<PathBuf> {
+    let dir = match runtime_dir(work.path()) {
+        Some(outside) => {
+            std::fs::create_dir_all(&outside)
+                .map_err(|e| PipelineError::io(format!("creating {}", outside.display()), e))?;
+            outside
+        }
+        None => work.dir("rt")?,
+    };
     let source = dir.join("faultlens_rt.c");
     std::fs::write(
         &source,
@@ -75,7 +81,8 @@ pub fn build_runtime(cc: &str, work_dir: &Path, dump: &str) -> Result<PathBuf> {
     Ok(object)
 }
 
-fn runtime_dir(work_dir: &Path) -> PathBuf {
+/// `None` for `.faultlens/rt`, else the private directory to use instead.
+fn runtime_dir(work_dir: &Path) -> Option<PathBuf> {
     let plain = |p: &Path| {
         p.to_string_lossy()
             .chars()
@@ -83,14 +90,16 @@ fn runtime_dir(work_dir: &Path) -> PathBuf {
     };
     let inside = work_dir.join("rt");
     if plain(&inside) {
-        return inside;
+        return None;
     }
     // Distinct per project and user; the temporary directory itself is
     // assumed to have a plain path.
     let hash = faultlens_core::sources::digest(work_dir.to_string_lossy().as_bytes());
     // SAFETY: getuid cannot fail and has no preconditions.
     let uid = unsafe { libc::getuid() };
-    std::env::temp_dir()
-        .join(format!("faultlens-rt-{uid}"))
-        .join(hash)
+    Some(
+        std::env::temp_dir()
+            .join(format!("faultlens-rt-{uid}"))
+            .join(hash),
+    )
 }

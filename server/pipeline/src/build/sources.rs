@@ -18,17 +18,35 @@ pub fn build(
 ) -> Result<super::Built> {
     let root = &project.root;
     let sources = project.config.build.sources.clone().unwrap_or_default();
-    let build_dir = project.work_dir().join("build");
-    let obj_dir = build_dir.join("obj");
+    let work = project.work()?;
+    let build_dir = work.dir("build")?;
     // Old notes would describe files that are no longer compiled.
-    let _ = std::fs::remove_dir_all(&obj_dir);
+    let obj_dir = work.fresh_dir("build/obj")?;
     let paths = PathMap::new(root.clone(), None);
     let config_path = root.join(crate::config::CONFIG_FILE);
 
     let mut objects = Vec::new();
     let mut jobs_list = Vec::new();
     for source in &sources {
-        let absolute = root.join(source);
+        // The configuration checked the path lexically; here it must also be
+        // a regular file whose real location is inside the project.
+        let absolute = match faultlens_confine::confined(root, source) {
+            Ok(path) => path,
+            Err(e) => {
+                return Err(PipelineError::Config {
+                    path: config_path.clone(),
+                    message: format!("[build] sources lists {source:?}: {e}"),
+                })
+            }
+        };
+        if std::fs::metadata(&absolute).is_ok_and(|m| !m.is_file()) {
+            return Err(PipelineError::Config {
+                path: config_path.clone(),
+                message: format!(
+                    "[build] sources lists {source:?}, which is not a regular file; list the C files to compile"
+                ),
+            });
+        }
         if !absolute.is_file() {
             return Err(PipelineError::Config {
                 path: config_path.clone(),
@@ -44,7 +62,11 @@ pub fn build(
                 ),
             });
         }
-        let object = obj_dir.join(format!("{}.o", source.trim_start_matches("./")));
+        let relative = faultlens_confine::lexical(source).map_err(|e| PipelineError::Config {
+            path: config_path.clone(),
+            message: format!("[build] sources lists {source:?}: {e}"),
+        })?;
+        let object = obj_dir.join(format!("{}.o", relative.display()));
         if let Some(parent) = object.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
@@ -80,7 +102,16 @@ pub fn build(
         .program
         .clone()
         .unwrap_or_else(|| "prog".into());
-    let program = build_dir.join(&program_name);
+    let program = build_dir.join(faultlens_confine::lexical(&program_name).map_err(|e| {
+        PipelineError::Config {
+            path: config_path.clone(),
+            message: format!("[build] program = {program_name:?}: {e}"),
+        }
+    })?);
+    if let Some(parent) = program.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
+    }
     let mut link = Command::new(&tools.cc);
     link.arg(coverage_flags(project).1)
         .args(&objects)

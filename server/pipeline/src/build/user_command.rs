@@ -8,7 +8,7 @@ use crate::project::Project;
 use std::process::Command;
 
 pub fn build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
-    let shadow = project.work_dir().join("shadow");
+    let shadow = project.work()?.dir_without_links("shadow")?;
     crate::shadow::sync(&project.root, &shadow)?;
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let command = project.config.build.command.clone().unwrap_or_default();
@@ -25,7 +25,12 @@ pub fn build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
     }
     let program = match &project.config.build.program {
         Some(p) => {
-            let path = shadow.join(p);
+            let path = crate::files::checked(&shadow, std::path::Path::new(p)).map_err(|e| {
+                PipelineError::Config {
+                    path: project.root.join(crate::config::CONFIG_FILE),
+                    message: format!("[build] program = {p:?}: {e}"),
+                }
+            })?;
             if !path.is_file() {
                 return Err(PipelineError::Build {
                     message: format!(
@@ -52,7 +57,7 @@ pub fn build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
 /// A runner project without `[build]`: its test commands build what they
 /// need, in the shadow copy, with the coverage environment.
 pub fn no_build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
-    let shadow = project.work_dir().join("shadow");
+    let shadow = project.work()?.dir_without_links("shadow")?;
     crate::shadow::sync(&project.root, &shadow)?;
     Ok(Built {
         program: None,

@@ -44,15 +44,36 @@ pub fn read(project: &Project) -> Result<Vec<GeneratedTest>> {
     read_file(&path(project), &project.root)
 }
 
+/// What to do about a broken file: every later run reads it, `generate`
+/// included, so the way out is deleting it.
+pub const BROKEN_FILE_ADVICE: &str = "delete the file (it holds only tests `faultlens generate` wrote; copy any you want to keep into faultlens.toml first), then run again";
+
+/// The file's text, bounded; `None` when it does not exist. It lies in
+/// `.faultlens/`, which a repository can ship: a link there is refused.
+pub fn read_text(path: &Path) -> Result<Option<String>> {
+    let bad = |message: String| PipelineError::Config {
+        path: path.to_path_buf(),
+        message: format!("{message}; {BROKEN_FILE_ADVICE}"),
+    };
+    match faultlens_confine::read::read_regular_no_link(
+        path,
+        faultlens_confine::limits::GENERATED_TESTS,
+    ) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| bad("it is not UTF-8 text".into())),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(bad(e.to_string())),
+    }
+}
+
 fn read_file(path: &Path, root: &Path) -> Result<Vec<GeneratedTest>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(PipelineError::io(format!("reading {}", path.display()), e)),
+    let Some(text) = read_text(path)? else {
+        return Ok(Vec::new());
     };
     let bad = |message: String| PipelineError::Config {
         path: path.to_path_buf(),
-        message: format!("{message}; delete the file or run `faultlens generate` again"),
+        message: format!("{message}; {BROKEN_FILE_ADVICE}"),
     };
     let file: GeneratedFile = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let relative = path

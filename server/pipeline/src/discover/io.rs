@@ -5,6 +5,7 @@ use crate::config::{line_of, IoTest, CONFIG_FILE};
 use crate::error::{PipelineError, Result};
 use crate::project::Project;
 use crate::testspec::{Expectation, Invocation, TestSpec};
+use faultlens_confine::limits;
 use faultlens_core::results::Location;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -147,10 +148,12 @@ fn declared(
     Ok(tests)
 }
 
-fn read(path: &Path, what: &str, config_path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| PipelineError::Config {
-        path: config_path.to_path_buf(),
-        message: format!("{what} {} cannot be read: {e}", path.display()),
+fn read(root: &Path, path: &Path, what: &str, config_path: &Path) -> Result<Vec<u8>> {
+    crate::files::read_in_project(root, path, limits::TEST_DATA).map_err(|e| {
+        PipelineError::Config {
+            path: config_path.to_path_buf(),
+            message: format!("{what} cannot be read: {e}"),
+        }
     })
 }
 
@@ -158,7 +161,8 @@ fn io_test_data(t: &IoTest, root: &Path, config_path: &Path) -> Result<(Vec<u8>,
     let stdin = match (&t.stdin, &t.stdin_file) {
         (Some(s), _) => s.clone().into_bytes(),
         (None, Some(f)) => read(
-            &root.join(f),
+            root,
+            Path::new(f),
             &format!("test {:?}: stdin_file", t.name),
             config_path,
         )?,
@@ -167,7 +171,8 @@ fn io_test_data(t: &IoTest, root: &Path, config_path: &Path) -> Result<(Vec<u8>,
     let stdout = match (&t.expected_stdout, &t.expected_stdout_file) {
         (Some(s), _) => Some(s.clone().into_bytes()),
         (None, Some(f)) => Some(read(
-            &root.join(f),
+            root,
+            Path::new(f),
             &format!("test {:?}: expected_stdout_file", t.name),
             config_path,
         )?),
@@ -235,15 +240,24 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        let args = match std::fs::read_to_string(input.with_extension("args")) {
-            Ok(text) => shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
+        let small_file = |extension: &str| -> Result<Option<String>> {
+            let path = input.with_extension(extension);
+            crate::files::read_optional(root, &path, limits::TEST_LIST)
+                .map(|bytes| bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
+                .map_err(|e| PipelineError::Config {
+                    path: path.clone(),
+                    message: format!("cannot be read: {e}"),
+                })
+        };
+        let args = match small_file("args")? {
+            Some(text) => shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
                 path: input.with_extension("args"),
                 message: format!("cannot split the arguments into shell words: {e}"),
             })?,
-            Err(_) => Vec::new(),
+            None => Vec::new(),
         };
-        let exit = match std::fs::read_to_string(input.with_extension("exit")) {
-            Ok(text) => Some(
+        let exit = match small_file("exit")? {
+            Some(text) => Some(
                 text.trim()
                     .parse::<i32>()
                     .map_err(|_| PipelineError::Config {
@@ -254,13 +268,13 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
                         ),
                     })?,
             ),
-            Err(_) => None,
+            None => None,
         };
         cases.push(Case {
             name,
             args,
-            stdin: read(&input, "input", &config_path)?,
-            stdout: read(&out, "expected output", &config_path)?,
+            stdin: read(root, &input, "input", &config_path)?,
+            stdout: read(root, &out, "expected output", &config_path)?,
             exit,
             location: Location {
                 file: relative(root, &input),
@@ -274,9 +288,16 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
 /// One test per line: `ARGS => EXPECTED_STDOUT [=> EXIT]`.
 fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
     let path = root.join(table);
-    let text = std::fs::read_to_string(&path).map_err(|e| PipelineError::Config {
+    let bytes =
+        crate::files::read_in_project(root, Path::new(table), limits::TEST_LIST).map_err(|e| {
+            PipelineError::Config {
+                path: root.join(CONFIG_FILE),
+                message: format!("[tests] table = {table:?} cannot be read: {e}"),
+            }
+        })?;
+    let text = faultlens_confine::utf8(&path, bytes).map_err(|e| PipelineError::Config {
         path: root.join(CONFIG_FILE),
-        message: format!("[tests] table = {table:?} cannot be read: {e}"),
+        message: format!("[tests] table = {table:?}: {e}"),
     })?;
     let display = relative(root, &path);
     let file_name = path
