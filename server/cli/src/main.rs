@@ -248,7 +248,7 @@ fn main() -> ExitCode {
             measure,
             explorer,
         } => commands::generate::run(path, &strategy, max, measure, &explorer),
-        Command::Lsp => faultlens_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
+        Command::Lsp => faultlens_lsp::run_stdio(),
     };
     match result {
         Ok(code) => code,

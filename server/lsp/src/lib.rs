@@ -9,7 +9,8 @@
 //! The pure modules (`settings`, `tracking`, `document`, `localization`,
 //! `placement`, `diagnostics`, `lenses`, `hover`, `scores`, `diagnoses`,
 //! `state`) compute what to show; `server`, `run`, `diagnose_run` and
-//! `reload` move data between them, the client and the disk.
+//! `reload` move data between them, the client and the disk; `transport`
+//! and `framing` stand between tower-lsp-server and the byte streams.
 //!
 //! # Protocol surface
 //!
@@ -85,6 +86,34 @@
 //! complete results; runs, re-rankings and file reads happen outside the
 //! state lock.
 //!
+//! # Malformed input and the session's end
+//!
+//! tower-lsp-server's reader stops for good at the first message it cannot
+//! decode, so the client's bytes pass through `framing` first (see
+//! `transport`), and what it drops is told to the client as a
+//! `window/logMessage` of type Warning (and on stderr):
+//!
+//! - A `Content-Length` that does not count the body's UTF-8 bytes costs
+//!   that message only. Too small (characters counted): the cut body gets a
+//!   -32700 response (id null), its rest is dropped up to the next header,
+//!   found wherever it starts (`Content-Length` or `Content-Type`, any case,
+//!   mid-line too). Too large: the message is taken to the end of its JSON
+//!   and the next message read from there, as soon as its header is in.
+//!   Garbage between messages is dropped the same way; a header longer than
+//!   8 KiB or a `Content-Length` above 64 MiB is refused.
+//! - A body that is not JSON: -32700 (Parse error), id null.
+//! - A request (it has an `id`) that is not valid JSON-RPC 2.0 (`jsonrpc`
+//!   missing or not `"2.0"`, `method` not a string, an id that is not an
+//!   integer or a string, `params` neither an object nor an array, a JSON
+//!   value that is not an object): -32600 (Invalid Request) with the id
+//!   when it is a number or a string, else null. An invalid notification or
+//!   response gets no reply (JSON-RPC forbids one), only the log message.
+//!
+//! The server's own messages and these replies reach the output whole,
+//! never one inside another. `exit` ends the process with status 0 after a
+//! `shutdown` request and 1 without one (as the LSP specification asks);
+//! input that ends without `exit` ends it with 0.
+//!
 //! See `editors/README.md` for the same surface with editor set-ups.
 
 pub mod commands;
@@ -108,20 +137,25 @@ pub mod server;
 pub mod settings;
 pub mod state;
 pub mod tracking;
+pub mod transport;
 pub mod work_progress;
 
+use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{LspService, Server};
 
 /// Serves the Language Server Protocol on stdin/stdout until the client
-/// exits or goes away. Blocks; builds its own tokio runtime.
-pub fn run_stdio() -> anyhow::Result<()> {
+/// exits or goes away. Blocks; builds its own tokio runtime. The exit
+/// status is 1 after an `exit` without `shutdown`, else 0.
+pub fn run_stdio() -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let backend = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    let (backend, ending) =
+        runtime.block_on(serve_session(tokio::io::stdin(), tokio::io::stdout()));
     // The client is gone: stop test processes of a run in progress, and do
     // not wait long for background work.
     backend.cancel_run();
@@ -130,13 +164,22 @@ pub fn run_stdio() -> anyhow::Result<()> {
     });
     // Stdin may still be blocked in a read: do not wait for it.
     runtime.shutdown_background();
-    Ok(())
+    Ok(ExitCode::from(ending.status()))
 }
 
 /// Serves one client over any byte streams until it exits or its input
 /// ends; returns the server so the caller can stop its background work.
 /// (`run_stdio` uses stdin/stdout; benchmarks use in-memory pipes.)
 pub async fn serve<I, O>(input: I, output: O) -> server::Backend
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin,
+{
+    serve_session(input, output).await.0
+}
+
+/// `serve`, also telling how the session ended (for the exit status).
+pub async fn serve_session<I, O>(input: I, output: O) -> (server::Backend, transport::Ending)
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin,
@@ -149,32 +192,21 @@ where
         )
         .finish();
     let backend = service.inner().clone();
-    let (reader, writer) = tokio::io::duplex(1 << 16);
-    tokio::spawn(guard_input(input, writer));
-    Server::new(reader, output, socket).serve(service).await;
-    backend
-}
-
-/// Copies well-formed messages from the client to the server's reader (see
-/// `framing`); dropping `sink` at the end of the input ends the session.
-async fn guard_input(mut input: impl AsyncRead + Unpin, mut sink: tokio::io::DuplexStream) {
-    let mut framer = framing::Framer::default();
-    let mut chunk = vec![0u8; 1 << 16];
-    loop {
-        let n = match input.read(&mut chunk).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        framer.push(&chunk[..n]);
-        while let Some(frame) = framer.next_frame() {
-            match frame {
-                framing::Frame::Message(bytes) => {
-                    if sink.write_all(&bytes).await.is_err() {
-                        return;
-                    }
-                }
-                framing::Frame::Dropped(why) => eprintln!("faultlens lsp: ignored {why}"),
-            }
-        }
-    }
+    let lifecycle = Arc::new(transport::Lifecycle::default());
+    // Client → guard → server's reader.
+    let (server_input, guarded) = tokio::io::duplex(1 << 16);
+    // Server's writer → merger (with the guard's own frames) → client.
+    let (server_output, merged) = tokio::io::duplex(1 << 16);
+    let (own_tx, own_rx) = tokio::sync::mpsc::channel(64);
+    tokio::spawn(transport::guard_input(
+        input,
+        guarded,
+        own_tx,
+        lifecycle.clone(),
+    ));
+    tokio::join!(
+        Server::new(server_input, server_output, socket).serve(service),
+        transport::merge_output(merged, own_rx, output),
+    );
+    (backend, lifecycle.ending())
 }
