@@ -703,3 +703,170 @@ fn blockrank_works_in_the_editor_with_its_block_in_the_hover() {
     assert_eq!(ranking, expected);
     client.shutdown();
 }
+
+/// A didOpen of mid.c with multi-byte characters added at its end (so the
+/// ranked lines stay where they are), as JSON.
+fn did_open_with_multibyte_text(mid: &std::path::Path) -> String {
+    let mut text = std::fs::read_to_string(mid).unwrap();
+    text.push_str("/* café, naïve, ünïcödé: λ → ∞ */\n");
+    json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+        {"uri": file_uri(mid), "languageId": "c", "version": 1, "text": text}}})
+    .to_string()
+}
+
+fn hover_at_fault(client: &mut Client, mid: &std::path::Path, id: i64) -> Value {
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": file_uri(mid)}, "position": {"line": MID_FAULT, "character": 10}}}));
+    client.response_to(&json!(id))
+}
+
+fn warning_containing(text: &'static str) -> impl Fn(&Value) -> bool {
+    move |p| p["type"] == 2 && p["message"].as_str().unwrap().contains(text)
+}
+
+#[test]
+fn a_content_length_counted_in_characters_costs_one_message_not_the_session() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    let mid = root.join("mid.c");
+    let body = did_open_with_multibyte_text(&mid);
+    let characters = body.chars().count();
+    assert!(characters < body.len());
+    // A client that counts characters: the body is cut short, its rest
+    // runs into the next message's header, mid-line.
+    client.send_with_length(&body, characters);
+    let hover = hover_at_fault(&mut client, &mid, 1001);
+    assert!(hover.get("error").is_none(), "{hover}");
+    // The broken didOpen is a parse error, and the client's log says why.
+    let parse_error = client.response_to(&Value::Null);
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
+    client.wait_notification(
+        "window/logMessage",
+        warning_containing("characters instead of UTF-8 bytes"),
+    );
+    client.wait_notification(
+        "window/logMessage",
+        warning_containing("before the next message header"),
+    );
+    // The session goes on: the same didOpen, counted right, is taken.
+    client.send_with_length(&body, body.len());
+    let hover = hover_at_fault(&mut client, &mid, 1002);
+    let md = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("#1 of"), "{md}");
+    client.shutdown();
+}
+
+#[test]
+fn a_content_length_too_large_does_not_swallow_the_next_request() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    let mid = root.join("mid.c");
+    let body = did_open_with_multibyte_text(&mid);
+    // Far more than the hover that follows: the server must not wait for
+    // bytes the client will never send before it has its answer.
+    client.send_with_length(&body, body.len() + 4000);
+    let hover = hover_at_fault(&mut client, &mid, 1001);
+    let md = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("#1 of"), "{md}");
+    client.wait_notification("window/logMessage", warning_containing("runs past"));
+    // And a count a little too large.
+    client.send_with_length(&body, body.len() + 7);
+    let hover = hover_at_fault(&mut client, &mid, 1002);
+    assert!(hover.get("error").is_none(), "{hover}");
+    client.shutdown();
+}
+
+#[test]
+fn invalid_requests_are_answered_with_invalid_request_and_garbage_with_parse_error() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    let cases = [
+        (
+            json!({"jsonrpc": "1.0", "id": 11, "method": "faultlens/ranking", "params": {}}),
+            json!(11),
+        ),
+        (
+            json!({"id": 12, "method": "faultlens/ranking", "params": {}}),
+            json!(12),
+        ),
+        (json!({"jsonrpc": "2.0", "id": 13, "method": 42}), json!(13)),
+        (
+            json!({"jsonrpc": "2.0", "id": "s14", "method": ["x"]}),
+            json!("s14"),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 15.5, "method": "faultlens/ranking"}),
+            json!(15.5),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": {"n": 16}, "method": "faultlens/ranking"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": [17], "method": "faultlens/ranking"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": true, "method": "faultlens/ranking"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 18, "method": "textDocument/hover", "params": "x"}),
+            json!(18),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 19, "method": "faultlens/ranking", "params": 7}),
+            json!(19),
+        ),
+    ];
+    for (request, id) in cases {
+        client.send(&request);
+        let reply = client.response_to(&id);
+        assert_eq!(reply["error"]["code"], -32600, "{request} → {reply}");
+        assert_eq!(reply["jsonrpc"], "2.0");
+    }
+    client.wait_notification(
+        "window/logMessage",
+        warning_containing("\"jsonrpc\" is \"1.0\""),
+    );
+    // A body that is not JSON: a parse error, id null.
+    let broken = r#"{"jsonrpc": "2.0", "id": 20, "method""#;
+    client.send_with_length(broken, broken.len());
+    let reply = client.response_to(&Value::Null);
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    // An invalid notification gets no reply (JSON-RPC forbids one), only a
+    // line in the log (sent after any reply, so none came before it).
+    client.send(&json!({"jsonrpc": "2.0", "method": 21}));
+    client.wait_notification("window/logMessage", warning_containing("notification"));
+    let null_replies = client
+        .log
+        .iter()
+        .filter(|m| m.get("id") == Some(&Value::Null) && m.get("method").is_none())
+        .count();
+    assert_eq!(
+        null_replies, 4,
+        "three ids that are not ids, one parse error"
+    );
+    // And the session goes on.
+    let ranking = client.request_raw("faultlens/ranking", json!({}));
+    assert_eq!(ranking["id"], client.next_id - 1, "{ranking}");
+    client.shutdown();
+}
+
+#[test]
+fn exit_without_shutdown_exits_with_status_1_and_after_it_with_0() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    assert_eq!(client.exit(false).code(), Some(1));
+    let mut client = Client::start();
+    client.initialize(&root, json!({}));
+    assert_eq!(client.exit(true).code(), Some(0));
+}

@@ -178,6 +178,31 @@ impl Client {
         );
     }
 
+    /// Sends `body` under a `Content-Length` of `length`, right or wrong.
+    pub fn send_with_length(&mut self, body: &str, length: usize) {
+        self.send_raw(format!("Content-Length: {length}\r\n\r\n{body}").as_bytes());
+    }
+
+    /// Waits for the response carrying `id` (a number, a string or null).
+    pub fn response_to(&mut self, id: &Value) -> Value {
+        self.wait_message(
+            |m| m.get("id") == Some(id) && m.get("method").is_none(),
+            WAIT,
+        )
+        .unwrap_or_else(|| panic!("no response with id {id}; got: {:#?}", self.seen))
+    }
+
+    /// Ends the session with `exit`, after `shutdown` or not; returns the
+    /// server's exit status.
+    pub fn exit(mut self, shutdown_first: bool) -> std::process::ExitStatus {
+        if shutdown_first {
+            self.request("shutdown", Value::Null);
+        }
+        self.notify("exit", Value::Null);
+        self.stdin.take();
+        wait_exit(&mut self.child, Duration::from_secs(10)).expect("server exits after exit")
+    }
+
     pub fn shutdown(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
