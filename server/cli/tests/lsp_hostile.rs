@@ -93,3 +93,65 @@ fn hostile_results_in_an_untrusted_workspace_are_refused_and_publish_nothing_out
     assert!(resident_mib(client.child.id()) < 200);
     client.shutdown();
 }
+
+#[test]
+fn a_language_server_killed_outright_leaves_no_test_process_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("p");
+    let pids = dir.path().join("pids");
+    std::fs::create_dir_all(&root).unwrap();
+    let script = root.join("t.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ >> {p}\nsh -c 'echo $$ >> {p}; exec sleep 300' &\n\
+             setsid -f sh -c 'echo $$ >> {p}; exec sleep 300' < /dev/null > /dev/null 2>&1\nsleep 300\n",
+            p = pids.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        root.join("faultlens.toml"),
+        "[runner]\nlist = \"printf 'a\\\\nb\\\\n'\"\nrun = \"./t.sh {name}\"\n[run]\ntimeout = 600\njobs = 2\n",
+    )
+    .unwrap();
+
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true, "diagnose": false}));
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let running: Vec<i32> = loop {
+        let listed: Vec<i32> = std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.parse().ok())
+            .collect();
+        if listed.len() >= 6 {
+            break listed;
+        }
+        assert!(std::time::Instant::now() < deadline, "the tests started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    client.child.kill().unwrap(); // SIGKILL: no code of the server runs.
+    client.child.wait().unwrap();
+    let alive = |pid: &i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while running.iter().any(alive) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still running: {:?}",
+            running.iter().filter(|p| alive(p)).collect::<Vec<_>>()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

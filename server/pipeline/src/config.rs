@@ -11,6 +11,10 @@ pub const CONFIG_FILE: &str = "faultlens.toml";
 /// surely mistakes, and beyond what a `Duration` holds they cannot run.)
 pub const MAX_TIMEOUT_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
 
+/// The most output kept per test and stream: every test running at once
+/// holds this much of each stream in memory.
+pub const MAX_OUTPUT_LIMIT: usize = 256 << 20;
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -64,6 +68,8 @@ pub struct BuildSection {
     /// source-based coverage (`clang`).
     #[serde(default)]
     pub coverage: CoverageTool,
+    /// Seconds one build step (a compiler run, `make`, CMake) may take.
+    pub timeout: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -162,13 +168,27 @@ impl Config {
             }
         }
         self.check_paths(&fail)?;
-        if let Some(t) = self.run.timeout {
-            if !(t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
+        for (section, timeout) in [("[run]", self.run.timeout), ("[build]", self.build.timeout)] {
+            if let Some(t) = timeout {
+                if !(t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
+                    return Err(fail(
+                        "timeout",
+                        format!("{section} timeout must be a number of seconds more than 0 and at most {MAX_TIMEOUT_SECONDS} (a week), not {t}"),
+                    ));
+                }
+            }
+        }
+        if let Some(limit) = self.run.output_limit {
+            if !(1..=MAX_OUTPUT_LIMIT).contains(&limit) {
                 return Err(fail(
-                    "timeout",
-                    format!("[run] timeout must be a number of seconds more than 0 and at most {MAX_TIMEOUT_SECONDS} (a week), not {t}"),
+                    "output_limit",
+                    format!("[run] output_limit is the number of bytes of each test's stdout and stderr kept: at least 1 and at most {MAX_OUTPUT_LIMIT} (256 MiB), not {limit}; leave it out for 1 MiB"),
                 ));
             }
+        }
+        if let Some(runner) = &self.runner {
+            check_placeholder(&runner.run)
+                .map_err(|why| fail("run =", format!("[runner] run = {:?}: {why}", runner.run)))?;
         }
         if self.run.jobs == Some(0) {
             return Err(fail(
@@ -212,6 +232,15 @@ impl Config {
                     &key,
                     format!(
                         "test {:?} has both `stdin` and `stdin_file`; keep one",
+                        t.name
+                    ),
+                ));
+            }
+            if let Some(code) = t.expected_exit.filter(|c| !(0..=255).contains(c)) {
+                return Err(fail(
+                    &key,
+                    format!(
+                        "test {:?}: expected_exit = {code} is not an exit status; a process exits with 0 to 255 (a test killed by a signal always fails)",
                         t.name
                     ),
                 ));
@@ -273,6 +302,34 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// `{name}` must stand alone in `[runner] run`: faultlens replaces it with
+/// the shell-quoted test name, so quoting it again (`'{name}'`, `"{name}"`)
+/// would unquote the name and run it as shell (a test listed as
+/// `$(touch x)`).
+fn check_placeholder(run: &str) -> std::result::Result<(), String> {
+    if !run.contains("{name}") {
+        return Err("it must contain {name}, where the test's name goes".into());
+    }
+    let mut quote: Option<char> = None;
+    let mut chars = run.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (None, '\\') | (Some('"'), '\\') => {
+                chars.next();
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (Some(q), '{') if run[i..].starts_with("{name}") => {
+                return Err(format!(
+                    "{{name}} is inside {q}...{q} quotes; faultlens already shell-quotes the test's name there, and quoting it again would let a test name run as shell. Write {{name}} without quotes"
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// `, such as "mid.c"` for a path whose last part could be meant.
@@ -428,6 +485,57 @@ expected_exit = 0
             .to_string();
         assert!(err.contains("such as \"mid.c\""), "{err}");
         assert!(parse("[build]\nsources = [\"src/../a.c\"]\nprogram = \"bin/prog\"\n").is_ok());
+    }
+
+    #[test]
+    fn nonsensical_limits_and_exit_statuses_are_rejected() {
+        for (text, needle) in [
+            ("[run]\noutput_limit = 0\n", "[run] output_limit"),
+            (
+                "[run]\noutput_limit = 1099511627776\n",
+                "[run] output_limit",
+            ),
+            ("[build]\ntimeout = 0\n", "[build] timeout"),
+            (
+                "[[test]]\nname = \"t\"\nexpected_exit = -1\n",
+                "expected_exit = -1",
+            ),
+            (
+                "[[test]]\nname = \"t\"\nexpected_exit = 256\n",
+                "expected_exit = 256",
+            ),
+        ] {
+            let err = parse(text).unwrap_err().to_string();
+            assert!(
+                err.contains(needle) && err.contains("line "),
+                "{text}: {err}"
+            );
+        }
+        assert!(parse("[run]\noutput_limit = 1\n[build]\ntimeout = 60\n").is_ok());
+    }
+
+    #[test]
+    fn a_quoted_name_placeholder_is_rejected_at_load_time() {
+        for run in [
+            "./run.sh '{name}'",
+            "./run.sh \\\"{name}\\\"",
+            "sh -c 'x {name}'",
+        ] {
+            let text = format!("[runner]\nlist = \"./run.sh --list\"\nrun = \"{run}\"\n");
+            let err = parse(&text).unwrap_err().to_string();
+            assert!(
+                err.contains("line 3") && err.contains("quotes"),
+                "{run}: {err}"
+            );
+        }
+        for run in [
+            "./run.sh {name}",
+            "./run.sh --case={name} 'a b'",
+            "echo \\\"x\\\" {name}",
+        ] {
+            let text = format!("[runner]\nlist = \"l\"\nrun = \"{run}\"\n");
+            assert!(parse(&text).is_ok(), "{run}");
+        }
     }
 
     #[test]

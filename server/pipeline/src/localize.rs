@@ -5,11 +5,13 @@
 use crate::build::{self, find_notes, Built};
 use crate::cancel::CancelToken;
 use crate::clang_cov::{self, ClangTools};
+use crate::command::Steps;
 use crate::config::CoverageTool;
 use crate::discover::{self, DEFAULT_TIMEOUT};
 use crate::error::{PipelineError, Result};
 use crate::execute::{execute, Execution};
 use crate::gcov::{self, Coverage};
+use crate::process::RunScope;
 use crate::project::Project;
 use crate::testspec::TestSpec;
 use crate::toolchain::Toolchain;
@@ -25,7 +27,10 @@ use std::time::Duration;
 
 /// Captured output kept in the results document, per stream and test.
 const STORED_OUTPUT: usize = 4096;
-const DEFAULT_OUTPUT_LIMIT: usize = 1 << 20;
+pub const DEFAULT_OUTPUT_LIMIT: usize = 1 << 20;
+/// `[build] timeout` when the configuration does not set one: an hour,
+/// for one build step.
+pub const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(3600);
 
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
@@ -59,6 +64,9 @@ pub fn localize(
     cancel: &CancelToken,
 ) -> Result<RunResults> {
     let _lock = crate::lock::RunLock::acquire(&project.root)?;
+    // Every process of the run (build steps, tests) dies with it, on every
+    // exit path.
+    let scope = crate::process::RunScope::new();
     let clang = match project.config.build.coverage {
         CoverageTool::Gcov => None,
         CoverageTool::Clang => Some(ClangTools::find(&project.config)?),
@@ -86,10 +94,11 @@ pub fn localize(
     }
     progress(Progress::Building);
     let digests = crate::store::digest_sources(&project.root);
-    let built = build::build(project, &tools, jobs)?;
+    let steps = build_steps(project, cancel, &scope);
+    let built = build::build(project, &tools, jobs, &steps)?;
     check_cancel(cancel)?;
     progress(Progress::Discovering);
-    let specs = discover::discover(project, &built, timeout)?;
+    let specs = discover::discover(project, &built, timeout, &steps)?;
     check_cancel(cancel)?;
 
     let finished = run_all(
@@ -101,9 +110,49 @@ pub fn localize(
         jobs,
         progress,
         cancel,
+        &scope,
     )?;
     check_cancel(cancel)?;
     assemble(project, &built, &tools, &specs, finished, &digests)
+}
+
+/// The tests of `project` as a run would discover them: input/output
+/// tests from the configuration, other suites after a coverage build (under
+/// the run lock, cancellable, leaving no process behind).
+pub fn discover_tests(
+    project: &Project,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<Vec<TestSpec>> {
+    let timeout = project
+        .config
+        .run
+        .timeout
+        .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64);
+    if let Some(declared) = discover::discover_declared(project, timeout) {
+        return declared;
+    }
+    let _lock = crate::lock::RunLock::acquire(&project.root)?;
+    let scope = RunScope::new();
+    let tools = Toolchain::find(&project.config)?;
+    let steps = build_steps(project, cancel, &scope);
+    progress(Progress::Building);
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let built = build::build(project, &tools, jobs, &steps)?;
+    progress(Progress::Discovering);
+    discover::discover(project, &built, timeout, &steps)
+}
+
+fn build_steps<'a>(project: &Project, cancel: &'a CancelToken, scope: &'a RunScope) -> Steps<'a> {
+    Steps {
+        cancel,
+        scope,
+        timeout: project
+            .config
+            .build
+            .timeout
+            .map_or(DEFAULT_BUILD_TIMEOUT, Duration::from_secs_f64),
+    }
 }
 
 fn check_cancel(cancel: &CancelToken) -> Result<()> {
@@ -127,6 +176,7 @@ fn run_all(
     jobs: usize,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
+    scope: &RunScope,
 ) -> Result<Vec<Finished>> {
     let runs_dir = project.work()?.fresh_dir("runs")?;
     let output_limit = project
@@ -134,6 +184,13 @@ fn run_all(
         .run
         .output_limit
         .unwrap_or(DEFAULT_OUTPUT_LIMIT);
+    // Enough to always see that an output is longer than the expectation.
+    let limit = |spec: &TestSpec| {
+        spec.expect
+            .stdout
+            .as_ref()
+            .map_or(output_limit, |e| output_limit.max(e.len() + 1))
+    };
     let prefixes: Vec<PathBuf> = (0..specs.len())
         .map(|i| runs_dir.join(i.to_string()))
         .collect();
@@ -141,12 +198,12 @@ fn run_all(
     let finished_count = AtomicUsize::new(0);
     let executions = parallel(specs.len(), jobs, cancel, |i| {
         let execution = match clang {
-            None => execute(&specs[i], &prefixes[i], output_limit, cancel),
+            None => execute(&specs[i], &prefixes[i], limit(&specs[i]), cancel, scope),
             Some(_) => {
                 // clang's runtime writes where LLVM_PROFILE_FILE says.
                 let mut spec = specs[i].clone();
                 spec.env.push(clang_cov::profile_env(&prefixes[i]));
-                execute(&spec, &prefixes[i], output_limit, cancel)
+                execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope)
             }
         };
         let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
@@ -376,7 +433,7 @@ fn record(
         location: spec.location.clone(),
         stdout,
         stderr,
-        output_truncated: e.truncated || cut_out || cut_err,
+        output_truncated: e.stdout_cut || e.stderr_cut || cut_out || cut_err,
         coverage,
     }
 }

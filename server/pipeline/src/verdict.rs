@@ -10,13 +10,20 @@ pub fn judge(spec: &TestSpec, run: &Execution) -> (Outcome, Option<String>) {
         return (Outcome::NotRun, Some(e.clone()));
     }
     if run.timed_out {
-        return (
-            Outcome::TimedOut,
-            Some(format!(
-                "timed out after {:.1} s and was stopped",
-                spec.timeout.as_secs_f64()
-            )),
-        );
+        let seconds = spec.timeout.as_secs_f64();
+        let reason = if run.output_held {
+            format!(
+                "its process ended, but a process it started kept its output open past the {seconds:.1} s timeout and was stopped"
+            )
+        } else if run.needed_kill {
+            format!(
+                "timed out after {seconds:.1} s and did not stop on SIGTERM within {} s, so it was killed and the coverage it gathered is lost",
+                crate::process::GRACE.as_secs()
+            )
+        } else {
+            format!("timed out after {seconds:.1} s and was stopped")
+        };
+        return (Outcome::TimedOut, Some(reason));
     }
     if let Some(sig) = run.signal {
         let reason = format!("crashed: killed by {}", signal_name(sig));
@@ -66,7 +73,21 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
     }
     if let Some(expected) = &expect.stdout {
         if let Some(diff) = stdout_difference(expected, &run.stdout, expect.compare) {
+            if run.stdout_cut {
+                // The pipeline keeps more than the expectation's length, so
+                // a cut output is longer than expected; say where it was cut.
+                return Some(format!(
+                    "{diff} (stdout was cut at {} bytes, the output limit; [run] output_limit sets it)",
+                    run.stdout.len()
+                ));
+            }
             return Some(diff);
+        }
+        if run.stdout_cut {
+            return Some(format!(
+                "stdout was cut at {} bytes, the output limit, and cannot be compared with the expectation beyond it; raise [run] output_limit",
+                run.stdout.len()
+            ));
         }
     }
     None

@@ -4,37 +4,23 @@
 use super::root_or_cwd;
 use crate::output::outln;
 use crate::progress::Reporter;
-use faultlens_pipeline::build::build;
-use faultlens_pipeline::discover::{discover, discover_declared, DEFAULT_TIMEOUT};
 use faultlens_pipeline::testspec::TestSpec;
-use faultlens_pipeline::toolchain::Toolchain;
-use faultlens_pipeline::{Progress, Project};
+use faultlens_pipeline::{discover_tests, Project};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
     let project = Project::load(&root)?;
-    let timeout = project
-        .config
-        .run
-        .timeout
-        .map(Duration::from_secs_f64)
-        .unwrap_or(DEFAULT_TIMEOUT);
-    let specs: Vec<TestSpec> = match discover_declared(&project, timeout) {
-        Some(listed) => listed?,
-        None => {
-            let reporter = Reporter::new();
-            reporter.update(Progress::Building);
-            let tools = Toolchain::find(&project.config)?;
-            let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-            let built = build(&project, &tools, jobs);
-            reporter.finish();
-            discover(&project, &built?, timeout)?
-        }
-    };
+    let reporter = Reporter::new();
+    let specs = discover_tests(
+        &project,
+        &|p| reporter.update(p),
+        &super::localize::cancel_on_interrupt(),
+    );
+    reporter.finish();
+    let specs: Vec<TestSpec> = specs?;
     if as_json {
         let list: Vec<_> = specs
             .iter()

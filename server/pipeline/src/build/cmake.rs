@@ -1,7 +1,7 @@
 //! CTest projects: a CMake coverage build in `.faultlens/cmake-build`.
 
 use super::{failed, Built, COVERAGE_CFLAGS};
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::Result;
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -15,6 +15,7 @@ pub fn build(
     runtime: &Path,
     jobs: usize,
     env: Vec<(String, String)>,
+    steps: &Steps,
 ) -> Result<Built> {
     require(
         "cmake",
@@ -54,7 +55,7 @@ pub fn build(
             runtime.display()
         ))
         .args(&section.cmake_args);
-    let step = run_step(configure, root, &[])?;
+    let step = run_step(configure, root, &[], steps)?;
     if !step.success {
         return Err(failed(
             "configuring the CMake coverage build failed:",
@@ -70,7 +71,7 @@ pub fn build(
         .arg("-j")
         .arg(jobs.max(1).to_string())
         .args(&section.build_args);
-    let step = run_step(build, root, &[])?;
+    let step = run_step(build, root, &[], steps)?;
     if !step.success {
         return Err(failed(
             "building the CMake coverage build failed:",

@@ -13,6 +13,7 @@ mod runtime;
 mod sources;
 mod user_command;
 
+use crate::command::Steps;
 use crate::config::{CoverageTool, Kind};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
@@ -49,7 +50,7 @@ pub struct Built {
     pub env: Vec<(String, String)>,
 }
 
-pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built> {
+pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -> Result<Built> {
     let work = project.work()?;
     let clang = project.config.build.coverage == CoverageTool::Clang;
     if clang
@@ -66,7 +67,7 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built>
     } else {
         "__gcov_dump"
     };
-    let runtime = runtime::build_runtime(&tools.cc, &work, dump)?;
+    let runtime = runtime::build_runtime(&tools.cc, &work, dump, steps)?;
     let (cflags, ldflags) = coverage_flags(project);
     let env = vec![
         ("CC".to_string(), tools.cc.clone()),
@@ -77,9 +78,11 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize) -> Result<Built>
         ),
     ];
     let built = match (project.kind, &project.config.build) {
-        (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env)?,
-        (_, b) if b.sources.is_some() => sources::build(project, tools, &runtime, jobs, env)?,
-        (_, b) if b.command.is_some() => user_command::build(project, env)?,
+        (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env, steps)?,
+        (_, b) if b.sources.is_some() => {
+            sources::build(project, tools, &runtime, jobs, env, steps)?
+        }
+        (_, b) if b.command.is_some() => user_command::build(project, env, steps)?,
         (Kind::Io, _) => return Err(PipelineError::Config {
             path: project.root.join(crate::config::CONFIG_FILE),
             message:

@@ -7,7 +7,7 @@
 //! crashing or hanging test keeps the coverage it gathered. With clang's
 //! coverage the handler calls `__llvm_profile_write_file()` instead.
 
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use faultlens_confine::WorkDir;
 use std::path::{Path, PathBuf};
@@ -43,7 +43,7 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
 /// CMake's linker flags, which are split on whitespace.
 /// `dump` is the coverage library's function that writes the counters
 /// (`__gcov_dump`, or clang's `__llvm_profile_write_file`).
-pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str) -> Result<PathBuf> {
+pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Result<PathBuf> {
     let dir = match runtime_dir(work.path()) {
         Some(outside) => {
             std::fs::create_dir_all(&outside)
@@ -68,7 +68,7 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str) -> Result<PathBuf> {
         .arg(&source)
         .arg("-o")
         .arg(&object);
-    let step = run_step(cmd, &dir, &[])?;
+    let step = run_step(cmd, &dir, &[], steps)?;
     if !step.success {
         return Err(PipelineError::Build {
             message: format!(

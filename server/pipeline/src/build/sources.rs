@@ -1,7 +1,7 @@
 //! `[build] sources`: faultlens compiles and links the program itself.
 
 use super::{coverage_flags, failed, Built};
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -15,6 +15,7 @@ pub fn build(
     runtime: &Path,
     jobs: usize,
     env: Vec<(String, String)>,
+    steps: &Steps,
 ) -> Result<super::Built> {
     let root = &project.root;
     let sources = project.config.build.sources.clone().unwrap_or_default();
@@ -83,7 +84,7 @@ pub fn build(
             .arg(source)
             .arg("-o")
             .arg(object);
-        let step = run_step(cmd, root, &[])?;
+        let step = run_step(cmd, root, &[], steps)?;
         if !step.success {
             return Err(failed(
                 &format!("compiling {} failed:", source.display()),
@@ -119,7 +120,7 @@ pub fn build(
         .args(&project.config.build.ldflags)
         .arg("-o")
         .arg(&program);
-    let step = run_step(link, root, &[])?;
+    let step = run_step(link, root, &[], steps)?;
     if !step.success {
         return Err(failed("linking failed:", &step.output, root, &paths));
     }

@@ -1,20 +1,20 @@
 //! `[build] command`: the user's own build, run in the shadow copy.
 
 use super::{failed, Built};
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
 use std::process::Command;
 
-pub fn build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
+pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Result<Built> {
     let shadow = project.work()?.dir_without_links("shadow")?;
     crate::shadow::sync(&project.root, &shadow)?;
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let command = project.config.build.command.clone().unwrap_or_default();
     let mut cmd = Command::new("sh");
     cmd.arg("-c").arg(&command);
-    let step = run_step(cmd, &shadow, &env)?;
+    let step = run_step(cmd, &shadow, &env, steps)?;
     if !step.success {
         return Err(failed(
             &format!("`{command}` failed:"),

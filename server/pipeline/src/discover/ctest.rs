@@ -4,7 +4,7 @@
 //! how it runs and what passing means.
 
 use crate::build::Built;
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::project::Project;
 use crate::testspec::{Expectation, Invocation, TestSpec};
@@ -52,14 +52,19 @@ struct BacktraceNode {
     line: Option<u32>,
 }
 
-pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
+pub fn discover(
+    project: &Project,
+    built: &Built,
+    timeout: Duration,
+    steps: &Steps,
+) -> Result<Vec<TestSpec>> {
     let dir = built
         .cmake_dir
         .clone()
         .unwrap_or_else(|| built.run_dir.clone());
     let mut cmd = Command::new("ctest");
     cmd.arg("--show-only=json-v1");
-    let step = run_step(cmd, &dir, &[])?;
+    let step = run_step(cmd, &dir, &[], steps)?;
     if !step.success {
         return Err(PipelineError::Discovery(format!(
             "`ctest --show-only=json-v1` failed:\n{}",

@@ -6,6 +6,7 @@ mod io;
 mod runner;
 
 use crate::build::Built;
+use crate::command::Steps;
 use crate::config::Kind;
 use crate::error::{PipelineError, Result};
 use crate::project::Project;
@@ -15,11 +16,16 @@ use std::time::Duration;
 /// Per-test timeout when neither the configuration nor the caller sets one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
+pub fn discover(
+    project: &Project,
+    built: &Built,
+    timeout: Duration,
+    steps: &Steps,
+) -> Result<Vec<TestSpec>> {
     let tests = match project.kind {
         Kind::Io => io::discover(project, built, timeout)?,
-        Kind::Ctest => ctest::discover(project, built, timeout)?,
-        Kind::Runner => runner::discover(project, built, timeout)?,
+        Kind::Ctest => ctest::discover(project, built, timeout, steps)?,
+        Kind::Runner => runner::discover(project, built, timeout, steps)?,
     };
     if tests.is_empty() {
         return Err(PipelineError::NoTests(match project.kind {

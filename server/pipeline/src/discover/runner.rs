@@ -1,31 +1,28 @@
 //! `[runner]`: any runner that lists its tests and runs one by name.
 
 use crate::build::Built;
-use crate::command::run_step;
+use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::project::Project;
 use crate::testspec::{Expectation, Invocation, TestSpec};
 use std::process::Command;
 use std::time::Duration;
 
-pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
+pub fn discover(
+    project: &Project,
+    built: &Built,
+    timeout: Duration,
+    steps: &Steps,
+) -> Result<Vec<TestSpec>> {
     let runner = project
         .config
         .runner
         .clone()
         .ok_or_else(|| PipelineError::Discovery("[runner] is missing".into()))?;
-    if !runner.run.contains("{name}") {
-        return Err(PipelineError::Config {
-            path: project.root.join(crate::config::CONFIG_FILE),
-            message: format!(
-                "[runner] run = {:?} must contain {{name}}, where the test's name goes",
-                runner.run
-            ),
-        });
-    }
+    // `faultlens.toml` was checked to hold `{name}` unquoted in `run`.
     let mut cmd = Command::new("sh");
     cmd.arg("-c").arg(&runner.list);
-    let step = run_step(cmd, &built.run_dir, &built.env)?;
+    let step = run_step(cmd, &built.run_dir, &built.env, steps)?;
     if !step.success {
         return Err(PipelineError::Discovery(format!(
             "the [runner] list command `{}` failed:\n{}",
