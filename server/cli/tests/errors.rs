@@ -276,3 +276,63 @@ fn a_zero_time_limit_says_the_range_it_must_lie_in() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_config_that_is_not_utf8_names_the_position() {
+    let dir = project(&[("p.c", OK_C)]);
+    std::fs::write(
+        dir.path().join("faultlens.toml"),
+        b"[build]\nsources = [\"p.c\"] # caf\xe9\n",
+    )
+    .unwrap();
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("faultlens.toml")
+            && err.contains("line 2, column 24")
+            && err.contains("UTF-8"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_test_name_with_a_line_break_is_refused() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n[[test]]\nname = \"two\\nlines\"\n",
+        ),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("line 4") && err.contains("control character"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_generated_tests_file_that_is_broken_says_to_delete_it_not_to_regenerate() {
+    let dir = project(&[
+        ("p.c", OK_C),
+        (
+            "faultlens.toml",
+            "[build]\nsources = [\"p.c\"]\n[[test]]\nname = \"t\"\nexpected_stdout = \"hi\\n\"\n",
+        ),
+        (".faultlens/generated-tests.toml", "[[test]]\nname = 3\n"),
+    ]);
+    let err = localize_fails(dir.path());
+    assert!(
+        err.contains("generated-tests.toml") && err.contains("delete the file"),
+        "{err}"
+    );
+    assert!(!err.contains("run `faultlens generate`"), "{err}");
+}
+
+#[test]
+fn a_detected_project_skips_a_source_that_is_a_device() {
+    let dir = project(&[("p.c", OK_C), ("tests/hi.in", ""), ("tests/hi.out", "hi\n")]);
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.c")).unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    // Every test passes: nothing to localize, but the run ends.
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+}

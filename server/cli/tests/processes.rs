@@ -73,6 +73,7 @@ int main(void) {
         sleep(120);
         return 0;
     }
+    usleep(300000); /* the child leaves the group before its group is killed */
     return 0;
 }
 "#;

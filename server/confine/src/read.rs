@@ -32,6 +32,25 @@ impl ReadError {
     pub fn is_not_found(&self) -> bool {
         matches!(self, ReadError::NotFound { .. })
     }
+
+    /// The problem without the file's name, for messages that name it
+    /// already (`faultlens.toml: line 2, column 7: ...`).
+    pub fn reason(&self) -> String {
+        match self {
+            ReadError::NotFound { .. } => "it does not exist".into(),
+            ReadError::NotRegular { kind, .. } => {
+                format!("it is {kind}, not a regular file; faultlens reads only regular files")
+            }
+            ReadError::TooLarge { limit, .. } => format!(
+                "it is larger than faultlens reads ({} MiB at most)",
+                limit / (1024 * 1024)
+            ),
+            ReadError::NotText { line, column, .. } => {
+                format!("line {line}, column {column}: not UTF-8 text; save the file as UTF-8")
+            }
+            ReadError::Io { cause, .. } => cause.to_string(),
+        }
+    }
 }
 
 /// The bytes of the regular file at `path`, at most `limit` of them.

@@ -216,6 +216,15 @@ impl Config {
             if t.name.trim().is_empty() {
                 return Err(fail("name", "a [[test]] has an empty name".into()));
             }
+            if t.name.chars().any(char::is_control) {
+                return Err(fail(
+                    "name",
+                    format!(
+                        "test name {:?} holds a control character (a line break, a tab); names are shown one per line",
+                        t.name
+                    ),
+                ));
+            }
             if !seen.insert(t.name.as_str()) {
                 let second =
                     nth_line_of(text, &key, 2).map_or(String::new(), |l| format!("line {l}: "));

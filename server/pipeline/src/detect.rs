@@ -7,8 +7,13 @@ use std::path::Path;
 
 /// A `CMakeLists.txt` at the root that enables testing.
 pub fn is_ctest_project(root: &Path) -> bool {
-    std::fs::read_to_string(root.join("CMakeLists.txt")).is_ok_and(|text| {
-        let lower = text.to_ascii_lowercase();
+    crate::files::read_in_project(
+        root,
+        Path::new("CMakeLists.txt"),
+        faultlens_confine::limits::BUILD_DESCRIPTION,
+    )
+    .is_ok_and(|bytes| {
+        let lower = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
         lower.contains("enable_testing") || lower.contains("include(ctest)")
     })
 }
@@ -27,6 +32,12 @@ pub fn detect(root: &Path) -> Result<Project> {
         .filter_map(|entry| entry.ok())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .filter(|name| name.ends_with(".c"))
+        // Regular files inside the project: a FIFO or a link to a device
+        // named x.c would block or flood the compiler.
+        .filter(|name| {
+            crate::files::checked(root, Path::new(name))
+                .is_ok_and(|path| std::fs::metadata(path).is_ok_and(|m| m.is_file()))
+        })
         .collect();
     sources.sort();
     let has_io_pairs = root.join("tests").is_dir()

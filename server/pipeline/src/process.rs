@@ -430,7 +430,9 @@ mod tests {
         let started = Instant::now();
         // setsid: the child leaves the process group; it keeps stdout open.
         let ended = run(job(
-            "setsid -f sh -c 'echo $$; sleep 60'; exit 0",
+            // (The pause lets the child leave the group before the parent
+            // exits and its group is killed.)
+            "setsid -f sh -c 'echo $$; sleep 60'; sleep 0.3; exit 0",
             1.0,
             &cancel,
             &scope,

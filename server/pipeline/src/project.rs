@@ -43,9 +43,19 @@ impl Project {
             )));
         }
         let config_path = root.join(CONFIG_FILE);
-        if config_path.exists() {
-            let text = std::fs::read_to_string(&config_path)
-                .map_err(|e| PipelineError::io(format!("reading {}", config_path.display()), e))?;
+        if config_path.exists() || config_path.is_symlink() {
+            let text = crate::files::checked(&root, Path::new(CONFIG_FILE))
+                .map_err(|message| PipelineError::Config {
+                    path: config_path.clone(),
+                    message,
+                })
+                .and_then(|path| {
+                    faultlens_confine::read_regular_text(&path, faultlens_confine::limits::CONFIG)
+                        .map_err(|e| PipelineError::Config {
+                            path: config_path.clone(),
+                            message: e.reason(),
+                        })
+                })?;
             let config = Config::parse(&text, &config_path)?;
             let kind = infer_kind(&config, &root).ok_or_else(|| PipelineError::Config {
                 path: config_path.clone(),

@@ -91,7 +91,7 @@ pub fn table(analysis: &Analysis, sources: &SourceTexts, top: usize) -> String {
         let _ = writeln!(out, "\nfailing tests:");
         for t in failing.iter().take(FAILING_SHOWN) {
             let reason = t.reason.as_deref().unwrap_or("failed");
-            let _ = writeln!(out, "  {}: {}", t.name, reason);
+            let _ = writeln!(out, "  {}: {}", one_line(&t.name), one_line(reason));
         }
         if failing.len() > FAILING_SHOWN {
             let _ = writeln!(out, "  … and {} more", failing.len() - FAILING_SHOWN);
@@ -104,10 +104,37 @@ pub fn table(analysis: &Analysis, sources: &SourceTexts, top: usize) -> String {
     out
 }
 
+/// `text` on one line of a table: control characters (a newline in a test
+/// name from a CTest listing) are written as escapes.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 fn clip(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         text.to_string()
     } else {
         format!("{}…", text.chars().take(width - 1).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_stay_on_one_line() {
+        assert_eq!(super::one_line("a\nb\tc"), "a\\nb\\tc");
+        assert_eq!(super::one_line("plain"), "plain");
     }
 }

@@ -52,7 +52,7 @@ pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map(|l| format!("  ({}:{})", l.file, l.line))
                 .unwrap_or_default();
-            outln!("  {}{at}", s.name);
+            outln!("  {}{at}", faultlens_report::table::one_line(&s.name));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -297,7 +297,7 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
         })?;
     let text = faultlens_confine::utf8(&path, bytes).map_err(|e| PipelineError::Config {
         path: root.join(CONFIG_FILE),
-        message: format!("[tests] table = {table:?}: {e}"),
+        message: format!("[tests] table = {table:?}: {}", e.reason()),
     })?;
     let display = relative(root, &path);
     let file_name = path
