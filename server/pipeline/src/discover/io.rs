@@ -181,13 +181,16 @@ fn io_test_data(t: &IoTest, root: &Path, config_path: &Path) -> Result<(Vec<u8>,
     Ok((stdin, stdout))
 }
 
-struct Case {
-    name: String,
-    args: Vec<String>,
-    stdin: Vec<u8>,
-    stdout: Vec<u8>,
-    exit: Option<i32>,
-    location: Location,
+/// One test of the compact `[tests]` forms (public for the fuzz targets,
+/// through [`parse_table`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    pub name: String,
+    pub args: Vec<String>,
+    pub stdin: Vec<u8>,
+    pub stdout: Vec<u8>,
+    pub exit: Option<i32>,
+    pub location: Location,
 }
 
 fn relative(root: &Path, path: &Path) -> String {
@@ -250,24 +253,11 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
                 })
         };
         let args = match small_file("args")? {
-            Some(text) => shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
-                path: input.with_extension("args"),
-                message: format!("cannot split the arguments into shell words: {e}"),
-            })?,
+            Some(text) => parse_args(&text, &input.with_extension("args"))?,
             None => Vec::new(),
         };
         let exit = match small_file("exit")? {
-            Some(text) => Some(
-                text.trim()
-                    .parse::<i32>()
-                    .map_err(|_| PipelineError::Config {
-                        path: input.with_extension("exit"),
-                        message: format!(
-                            "expected an exit status (an integer), found {:?}",
-                            text.trim()
-                        ),
-                    })?,
-            ),
+            Some(text) => Some(parse_exit(&text, &input.with_extension("exit"))?),
             None => None,
         };
         cases.push(Case {
@@ -300,6 +290,34 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
         message: format!("[tests] table = {table:?}: {}", e.reason()),
     })?;
     let display = relative(root, &path);
+    parse_table(&text, &path, &display)
+}
+
+/// The text of an `X.args` file as shell words; `path` is for messages.
+pub fn parse_args(text: &str, path: &Path) -> Result<Vec<String>> {
+    shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
+        path: path.to_path_buf(),
+        message: format!("cannot split the arguments into shell words: {e}"),
+    })
+}
+
+/// The text of an `X.exit` file as an exit status; `path` is for messages.
+pub fn parse_exit(text: &str, path: &Path) -> Result<i32> {
+    text.trim()
+        .parse::<i32>()
+        .map_err(|_| PipelineError::Config {
+            path: path.to_path_buf(),
+            message: format!(
+                "expected an exit status (an integer), found {:?}",
+                text.trim()
+            ),
+        })
+}
+
+/// The tests of a `[tests] table` file's text: `path` names the file in
+/// messages and test names (its file name), `display` in locations. Pure
+/// (no file is read), so the fuzz targets can call it.
+pub fn parse_table(text: &str, path: &Path, display: &str) -> Result<Vec<Case>> {
     let file_name = path
         .file_name()
         .unwrap_or_default()
@@ -313,7 +331,7 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
             continue;
         }
         let err = |message: String| PipelineError::Config {
-            path: path.clone(),
+            path: path.to_path_buf(),
             message: format!("line {line_no}: {message}"),
         };
         let parts = split_arrows(line);
@@ -349,7 +367,7 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
             stdout: stdout.into_bytes(),
             exit,
             location: Location {
-                file: display.clone(),
+                file: display.to_string(),
                 line: line_no,
             },
         });

@@ -5,6 +5,10 @@ pub mod generated;
 mod io;
 mod runner;
 
+/// The pure parsers of the compact `[tests]` forms, public for the fuzz
+/// targets (`server/fuzz`); discovery itself goes through `discover`.
+pub use io::{parse_args, parse_exit, parse_table, Case};
+
 use crate::build::Built;
 use crate::command::Steps;
 use crate::config::Kind;
