@@ -76,7 +76,7 @@ pub fn map_line_markers(text: &str, default_file: &Path) -> Preprocessed {
         if body.trim_start().starts_with("#pragma") || body.trim_start().starts_with("#ident") {
             out.push('\n');
             origins.push(None);
-            line += 1;
+            line = line.saturating_add(1);
             continue;
         }
         out.push_str(raw);
@@ -85,7 +85,8 @@ pub fn map_line_markers(text: &str, default_file: &Path) -> Preprocessed {
             line,
             system,
         }));
-        line += 1;
+        // Saturating: a marker may name the last line a u32 holds (fuzzing found it).
+        line = line.saturating_add(1);
     }
     Preprocessed { text: out, origins }
 }

@@ -262,7 +262,11 @@ impl Lowerer {
             }
             "conditional_expression" => {
                 let c = self.scalar(field(n, "condition").expect("condition"))?;
-                let a = self.rvalue(field(n, "consequence").expect("consequence"))?;
+                // GNU's `a ?: b` has no middle operand (found by fuzzing).
+                let Some(consequence) = field(n, "consequence") else {
+                    return self.unsupported(n, "`?:` without a middle operand (a GNU extension)");
+                };
+                let a = self.rvalue(consequence)?;
                 let b = self.rvalue(field(n, "alternative").expect("alternative"))?;
                 let (a, b, ty) = match (&a.ty, &b.ty) {
                     (Type::Int(x), Type::Int(y)) => {
