@@ -39,6 +39,7 @@ pub const MAX_HEADER: usize = 8 * 1024;
 /// JSON-RPC's error codes for what the guard refuses.
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
 
 /// What the framer makes of the input, in order.
 #[derive(Debug, PartialEq)]
@@ -589,6 +590,18 @@ pub fn classify(value: Value) -> Frame {
     }
     let method = method.and_then(Value::as_str).map(str::to_string);
     let has_id = object.contains_key("id");
+    // tower-lsp-server drops the MethodNotFound answer to every `$/`
+    // method, requests included, so a client would wait forever for the
+    // answer to a `$/` request (found by fuzzing). The server implements
+    // none as a request: answer it here, as the LSP specification asks.
+    if let (Some(m), Some(id)) = (method.as_deref(), object.get("id")) {
+        if m.starts_with("$/") {
+            return Frame::Problem {
+                what: format!("answered a request for {m:?}, which the server does not implement, with MethodNotFound"),
+                reply: Some(error_response(id.clone(), METHOD_NOT_FOUND, &format!("Method not found: {m}"))),
+            };
+        }
+    }
     // Re-serialized from the parsed value: one key each (the reader's
     // structs refuse duplicate fields), nothing but the JSON.
     let body = serde_json::to_vec(&value).unwrap_or_default();
