@@ -21,6 +21,11 @@
 //!
 //! Preprocessor conditionals are read as if every branch were compiled
 //! (their statements follow each other); macro bodies are not expanded.
+//!
+//! The builder recurses once per level of nesting (up to 2.6 KiB of stack
+//! per level in a debug build): a function nesting deeper than
+//! [`MAX_NESTING`] gets no graph, and the walk runs on a thread with a
+//! stack sized for that limit ([`on_walk_stack`]).
 
 use std::collections::HashMap;
 
@@ -29,6 +34,7 @@ use tree_sitter::{Node, Parser};
 use crate::graph::{
     Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT,
 };
+use crate::nesting::{self, on_walk_stack, MAX_NESTING};
 use crate::syntax::{
     call_parts, end_line, folds_to_value, function_name, is_splitting, line, operator, strip_parens,
 };
@@ -89,29 +95,89 @@ fn position(p: tree_sitter::Point) -> (u32, u32) {
 }
 
 /// Parses `source` and builds the graph of every function definition, in
-/// source order.
+/// source order (functions nesting too deeply have none: see [`build_file`]).
 pub fn build_cfgs(source: &str) -> Result<Vec<FunctionCfg>, CfgError> {
+    Ok(build_file(source)?.functions)
+}
+
+/// The graphs of one file's functions, and the functions left without one.
+#[derive(Debug, Clone, Default)]
+pub struct FileCfgs {
+    /// In source order.
+    pub functions: Vec<FunctionCfg>,
+    /// Functions nesting deeper than [`MAX_NESTING`]: the builder recurses
+    /// per level, so they get no graph (their lines are in no block).
+    pub too_deep: Vec<TooDeepFunction>,
+}
+
+/// A function whose syntax nests deeper than [`MAX_NESTING`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooDeepFunction {
+    pub name: String,
+    /// The function's first line (1-based).
+    pub line: u32,
+    /// Where the deep construct begins (1-based).
+    pub construct_line: u32,
+    /// What nests and how deep, with the limit (see [`crate::nesting::TooDeep::describe`]).
+    pub construct: String,
+}
+
+impl TooDeepFunction {
+    /// ``an expression nested 4999 deep (a chain of `+`; …) at line 6``.
+    pub fn reason(&self) -> String {
+        format!("{} at line {}", self.construct, self.construct_line)
+    }
+}
+
+/// Parses `source` and builds the graph of every function definition that
+/// nests at most [`MAX_NESTING`] levels deep, in source order. The walk
+/// runs on a thread with a stack sized for that depth (the caller's may be
+/// a 2 MiB runtime thread).
+pub fn build_file(source: &str) -> Result<FileCfgs, CfgError> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
         .map_err(|e| CfgError::Language(e.to_string()))?;
     let tree = parser.parse(source, None).ok_or(CfgError::Parse)?;
-    let mut functions = Vec::new();
-    collect_functions(tree.root_node(), source.as_bytes(), &mut functions);
-    Ok(functions)
+    let src = source.as_bytes();
+    on_walk_stack(|| {
+        let mut file = FileCfgs::default();
+        for def in function_definitions(tree.root_node()) {
+            match nesting::check(def, MAX_NESTING) {
+                Ok(()) => file.functions.extend(build_function(def, src)),
+                Err(deep) => file.too_deep.push(TooDeepFunction {
+                    name: def
+                        .child_by_field_name("declarator")
+                        .and_then(|d| function_name(d, src))
+                        .unwrap_or_else(|| "<anonymous>".into()),
+                    line: line(def),
+                    construct_line: line(deep.node),
+                    construct: deep.describe(),
+                }),
+            }
+        }
+        file
+    })
+    .map_err(|e| CfgError::Thread(e.to_string()))
 }
 
-fn collect_functions(node: Node, src: &[u8], out: &mut Vec<FunctionCfg>) {
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        if child.kind() == "function_definition" {
-            if let Some(cfg) = build_function(child, src) {
-                out.push(cfg);
-            }
-        } else if child.named_child_count() > 0 {
-            collect_functions(child, src, out);
+/// The function definitions under `root`, in source order, found without
+/// recursion (declarations around them may nest arbitrarily deep).
+fn function_definitions(root: Node) -> Vec<Node> {
+    let mut found = Vec::new();
+    let mut cursor = root.walk();
+    let mut pending: Vec<Node> = root.named_children(&mut cursor).collect();
+    pending.reverse();
+    while let Some(node) = pending.pop() {
+        if node.kind() == "function_definition" {
+            found.push(node);
+        } else if node.named_child_count() > 0 {
+            let first = pending.len();
+            pending.extend(node.named_children(&mut cursor));
+            pending[first..].reverse();
         }
     }
+    found
 }
 
 fn build_function(def: Node, src: &[u8]) -> Option<FunctionCfg> {

@@ -5,10 +5,11 @@
 pub mod build;
 pub mod clang;
 pub mod graph;
+pub mod nesting;
 pub mod profile;
 mod syntax;
 
-pub use build::build_cfgs;
+pub use build::{build_cfgs, build_file, FileCfgs, TooDeepFunction};
 pub use graph::{Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT};
 pub use profile::{
     edge_profiles, evidence_lines, plan, profile_file, stopped_calls, CoverageView, EdgeProfile,
@@ -21,4 +22,6 @@ pub enum CfgError {
     Language(String),
     #[error("tree-sitter could not parse the source")]
     Parse,
+    #[error("could not start a thread to build the control-flow graphs ({0}); the system is out of threads or memory")]
+    Thread(String),
 }

@@ -305,31 +305,40 @@ fn plan_function(cfg: &FunctionCfg, executable: &[u32]) -> FunctionPlan {
 }
 
 fn has_cycle(cfg: &FunctionCfg, group: &[usize]) -> bool {
-    // Small groups: depth-first search restricted to the group.
-    fn visit(cfg: &FunctionCfg, group: &[usize], b: usize, state: &mut HashMap<usize, u8>) -> bool {
-        state.insert(b, 1);
-        for &e in &cfg.blocks[b].succs {
+    // Depth-first search restricted to the group, with a stack of its own:
+    // one line may hold thousands of blocks (`a || b || …`, statements
+    // written on one line). State: 1 on the search path, 2 finished.
+    let members: std::collections::HashSet<usize> = group.iter().copied().collect();
+    let mut state: HashMap<usize, u8> = HashMap::new();
+    for &start in group {
+        if state.contains_key(&start) {
+            continue;
+        }
+        state.insert(start, 1);
+        // (block, index of the next successor edge to follow)
+        let mut path = vec![(start, 0usize)];
+        while let Some((b, next)) = path.last_mut() {
+            let Some(&e) = cfg.blocks[*b].succs.get(*next) else {
+                state.insert(*b, 2);
+                path.pop();
+                continue;
+            };
+            *next += 1;
             let to = cfg.edges[e].to;
-            if !group.contains(&to) {
+            if !members.contains(&to) {
                 continue;
             }
             match state.get(&to) {
                 Some(1) => return true,
                 Some(_) => {}
                 None => {
-                    if visit(cfg, group, to, state) {
-                        return true;
-                    }
+                    state.insert(to, 1);
+                    path.push((to, 0));
                 }
             }
         }
-        state.insert(b, 2);
-        false
     }
-    let mut state = HashMap::new();
-    group
-        .iter()
-        .any(|&b| !state.contains_key(&b) && visit(cfg, group, b, &mut state))
+    false
 }
 
 /// One test's coverage of one file, indexed for lookups.
@@ -664,4 +673,48 @@ pub fn stopped_calls(cfg: &FunctionCfg, profile: &EdgeProfile) -> u64 {
         }
     }
     calls.saturating_sub(returns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Block, Edge, EdgeKind, FunctionCfg};
+
+    /// Blocks `0..n` in a chain, with an edge back to the first when `cyclic`.
+    fn chain(n: usize, cyclic: bool) -> FunctionCfg {
+        let mut blocks = vec![Block::default(); n];
+        let mut edges = Vec::new();
+        let links = (0..n - 1)
+            .map(|b| (b, b + 1))
+            .chain(cyclic.then_some((n - 1, 0)));
+        for (from, to) in links {
+            blocks[from].succs.push(edges.len());
+            blocks[to].preds.push(edges.len());
+            edges.push(Edge {
+                from,
+                to,
+                kind: EdgeKind::Fallthrough,
+            });
+        }
+        FunctionCfg {
+            name: "chain".into(),
+            header_line: 1,
+            start_line: 1,
+            end_line: 1,
+            blocks,
+            edges,
+        }
+    }
+
+    #[test]
+    fn a_cycle_is_found_among_a_lines_blocks_however_many_they_are() {
+        // One line can hold this many blocks (`a || b || …`, statements
+        // written on one line); the search must not recurse per block.
+        let n = 100_000;
+        let group: Vec<usize> = (0..n).collect();
+        assert!(!has_cycle(&chain(n, false), &group));
+        assert!(has_cycle(&chain(n, true), &group));
+        // Outside the group, the back edge does not count.
+        assert!(!has_cycle(&chain(n, true), &group[1..]));
+    }
 }
