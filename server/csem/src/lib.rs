@@ -50,21 +50,41 @@ impl SourceSpec {
     }
 }
 
-/// Preprocess, parse and lower all sources into one program.
+/// Preprocess, parse and lower all sources into one program. Code nesting
+/// deeper than [`faultlens_cfg::nesting::MAX_NESTING`] levels is refused as
+/// unsupported, naming the construct and where it begins.
 pub fn load(spec: &SourceSpec) -> Result<Program, CsemError> {
-    let mut lowerer = lower::Lowerer::new();
-    for src in &spec.sources {
-        let pp = preprocess::preprocess(&spec.cc, &spec.cflags, src, &spec.root)?;
-        lowerer.add_translation_unit(src.clone(), pp)?;
-    }
-    lowerer.finish()
+    on_front_end_stack(|| {
+        let mut lowerer = lower::Lowerer::new();
+        for src in &spec.sources {
+            let pp = preprocess::preprocess(&spec.cc, &spec.cflags, src, &spec.root)?;
+            lowerer.add_translation_unit(src.clone(), pp)?;
+        }
+        lowerer.finish()
+    })
 }
 
 /// Lower already-preprocessed text (for tests and tools that ran `cc -E` themselves).
 pub fn load_preprocessed(file: &Path, text: &str) -> Result<Program, CsemError> {
-    let mut lowerer = lower::Lowerer::new();
-    lowerer.add_translation_unit(file.to_path_buf(), preprocess::map_line_markers(text, file))?;
-    lowerer.finish()
+    on_front_end_stack(|| {
+        let mut lowerer = lower::Lowerer::new();
+        lowerer
+            .add_translation_unit(file.to_path_buf(), preprocess::map_line_markers(text, file))?;
+        lowerer.finish()
+    })
+}
+
+/// Runs the front end on a thread whose stack is sized for the nesting
+/// limit: lowering recurses per level, and the caller's stack may be a
+/// 2 MiB runtime thread's, less than lowering needs at the limit.
+fn on_front_end_stack(
+    front_end: impl FnOnce() -> Result<Program, CsemError> + Send,
+) -> Result<Program, CsemError> {
+    faultlens_cfg::nesting::on_walk_stack(front_end).unwrap_or_else(|e| {
+        Err(CsemError::Io(format!(
+            "could not start a thread for the C model's front end ({e}); the system is out of threads or memory"
+        )))
+    })
 }
 
 /// Load the program and run one test in the interpreter: what

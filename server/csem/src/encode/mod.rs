@@ -269,8 +269,9 @@ pub(crate) fn encode_path(
     let before = taken.cnf.clauses.len();
     let limit = before.saturating_add(max_clauses);
     let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs, limit);
-    // The replay recurses like the program: give it a large stack (or, if
-    // no thread can be made, this one's).
+    // The replay recurses like the program, and per level of a nested
+    // expression (about 1 KiB, up to the front end's nesting limit): give it
+    // a large stack, never the caller's, which may be too small.
     let result = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 30)
@@ -280,7 +281,9 @@ pub(crate) fn encode_path(
     let result = match result {
         Ok(Ok(r)) => r,
         Ok(Err(_)) => unsup("internal: the encoder panicked"),
-        Err(_) => run(),
+        Err(e) => unsup(format!(
+            "could not start the encoder's thread ({e}); the system is out of threads or memory"
+        )),
     };
     if result.is_err() {
         // The clauses of a path given up on constrain only its own fresh

@@ -237,8 +237,12 @@ type R<T> = Result<T, Stop>;
 
 /// Run `main` of `prog` on one test.
 pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
-    // Deep recursion in the C program recurses in the interpreter: give it room,
-    // with a smaller stack (and then the caller's thread) where 1 GiB cannot be reserved.
+    // Deep recursion in the C program recurses in the interpreter, and so
+    // does evaluating a deeply nested expression (about 1 KiB per level, up
+    // to the front end's nesting limit): give it room, with a smaller stack
+    // where 1 GiB cannot be reserved. Never the caller's thread: its stack
+    // may be too small for an expression the front end accepted.
+    let mut failure = String::new();
     for stack in [1usize << 30, 1 << 26] {
         let result = std::thread::scope(|s| {
             std::thread::Builder::new()
@@ -249,29 +253,38 @@ pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
         match result {
             Ok(Ok(r)) => return r,
             Ok(Err(_)) => {
-                return RunResult {
-                    stdout: Vec::new(),
-                    stderr: Vec::new(),
-                    outcome: Outcome::RuntimeError {
-                        message:
-                            "internal error: the interpreter panicked (please report this program)"
-                                .into(),
-                        range: SrcRange::default(),
-                        location: String::new(),
-                    },
-                    trace: Vec::new(),
-                    trace_truncated: false,
-                    steps: 0,
-                    unapplied_overrides: opts.overrides.0.keys().copied().collect(),
-                    unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
-                    unapplied_expr_overrides: opts.expr_overrides.keys().copied().collect(),
-                    observed: Vec::new(),
-                }
+                return not_run(
+                    opts,
+                    "internal error: the interpreter panicked (please report this program)".into(),
+                )
             }
-            Err(_) => continue,
+            Err(e) => failure = e.to_string(),
         }
     }
-    run_here(prog, test, opts, 1 << 20)
+    not_run(
+        opts,
+        format!("could not start the interpreter's thread ({failure}); the system is out of threads or memory"),
+    )
+}
+
+/// The result of a run that never started or ended in a panic: `message`.
+fn not_run(opts: &RunOptions, message: String) -> RunResult {
+    RunResult {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        outcome: Outcome::RuntimeError {
+            message,
+            range: SrcRange::default(),
+            location: String::new(),
+        },
+        trace: Vec::new(),
+        trace_truncated: false,
+        steps: 0,
+        unapplied_overrides: opts.overrides.0.keys().copied().collect(),
+        unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
+        unapplied_expr_overrides: opts.expr_overrides.keys().copied().collect(),
+        observed: Vec::new(),
+    }
 }
 
 /// `stack_budget`: bytes of this thread's stack the interpreter may use.

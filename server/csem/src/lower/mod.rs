@@ -1,6 +1,12 @@
 //! Lowering of tree-sitter-c syntax trees (of preprocessed sources) to the IR:
 //! name resolution, types, implicit conversions made explicit, control flow
 //! flattened to jumps.
+//!
+//! Lowering recurses once per level of nesting (up to 4.2 KiB of stack per
+//! level, measured on a chain of `||`), and so do the interpreter and the
+//! encoder over the IR it builds: a top-level item nesting deeper than
+//! [`MAX_NESTING`] is refused before it is lowered, and lowering runs on a
+//! thread with a stack sized for that limit (see `crate::load`).
 
 mod decl;
 mod expr;
@@ -11,6 +17,7 @@ use crate::error::CsemError;
 use crate::ir::*;
 use crate::preprocess::Preprocessed;
 use crate::types::{StructDef, StructId, Type};
+use faultlens_cfg::nesting::{self, MAX_NESTING};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use tree_sitter::Node;
@@ -125,6 +132,9 @@ impl Lowerer {
         let mut cursor = root.walk();
         let items: Vec<Node> = root.named_children(&mut cursor).collect();
         for item in items {
+            if let Err(deep) = nesting::check(item, MAX_NESTING) {
+                return self.unsupported(deep.node, deep.describe());
+            }
             let system = self.is_system(item);
             if item.has_error() && !system {
                 let bad = first_error(item).unwrap_or(item);
@@ -276,13 +286,25 @@ impl Lowerer {
     }
 }
 
+/// The first error or missing node under `n` in pre-order, found without
+/// recursion.
 fn first_error(n: Node) -> Option<Node> {
-    if n.is_error() || n.is_missing() {
-        return Some(n);
+    let mut cursor = n.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        // Next sibling of this node or of the nearest ancestor that has one.
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
     }
-    let mut c = n.walk();
-    let children: Vec<Node> = n.children(&mut c).collect();
-    children.into_iter().find_map(first_error)
 }
 
 fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
