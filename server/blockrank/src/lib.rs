@@ -12,4 +12,5 @@ pub mod lines;
 pub use algorithm::{rank, rank_sums, BlockRankError, BlockScores, Graph, Method, ProfileSums};
 pub use lines::{
     line_scores, BlockDetail, DerivationStats, EdgeDetail, FileScores, LineScores, LineScoresError,
+    SkippedFunction,
 };

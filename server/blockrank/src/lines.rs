@@ -11,7 +11,7 @@
 //! block score.
 
 use faultlens_cfg::{
-    build_cfgs, evidence_lines, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY,
+    build_file, evidence_lines, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY,
     EXIT,
 };
 use faultlens_core::results::{RunResults, Verdict};
@@ -96,6 +96,31 @@ pub struct LineScores {
     /// Score of lines in no block (below every block).
     pub unmapped_score: f64,
     pub stats: DerivationStats,
+    /// Functions without a graph: their lines are in no block.
+    pub skipped: Vec<SkippedFunction>,
+}
+
+/// A function BlockRank has no graph for (it nests deeper than the graph
+/// builder allows): its lines rank with the lines in no block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedFunction {
+    /// The file as the results document names it.
+    pub file: String,
+    pub function: String,
+    /// The function's first line (1-based).
+    pub line: u32,
+    /// ``an expression nested 4999 deep (…) at line 6``.
+    pub reason: String,
+}
+
+impl SkippedFunction {
+    /// What the user reads under a BlockRank ranking.
+    pub fn message(&self) -> String {
+        format!(
+            "BlockRank has no graph for `{}` ({}:{}): {}; its lines rank below every block",
+            self.function, self.file, self.line, self.reason
+        )
+    }
 }
 
 impl LineScores {
@@ -135,6 +160,7 @@ pub fn line_scores(
         .count();
     let failed = results.tests.len() - passed;
     let mut stats = DerivationStats::default();
+    let mut skipped = Vec::new();
     let mut files = Vec::with_capacity(results.files.len());
     for (index, file) in results.files.iter().enumerate() {
         let Some(source) = &sources[index] else {
@@ -145,10 +171,17 @@ pub fn line_scores(
             });
             continue;
         };
-        let cfgs = build_cfgs(source).map_err(|source| LineScoresError::Cfg {
+        let built = build_file(source).map_err(|source| LineScoresError::Cfg {
             file: file.path.clone(),
             source,
         })?;
+        skipped.extend(built.too_deep.iter().map(|f| SkippedFunction {
+            file: file.path.clone(),
+            function: f.name.clone(),
+            line: f.line,
+            reason: f.reason(),
+        }));
+        let cfgs = built.functions;
         let coverage = results
             .tests
             .iter()
@@ -257,6 +290,7 @@ pub fn line_scores(
         files,
         unmapped_score,
         stats,
+        skipped,
     })
 }
 

@@ -128,6 +128,32 @@ fn lines_without_a_block_or_text_rank_below_every_block() {
 }
 
 #[test]
+fn a_function_too_deep_for_a_graph_is_skipped_by_name_and_ranks_last() {
+    // `g` (lines 10-13) nests 2,000 `+` deep: no graph; `f` is ranked.
+    let source = format!(
+        "{SOURCE}int g(int x)\n{{\n  return {};\n}}\n",
+        vec!["x"; 2001].join(" + ")
+    );
+    let mut r = results(vec![
+        test("p1", Verdict::Pass, 1, 3),
+        test("f1", Verdict::Fail, 4, 0),
+    ]);
+    r.files[0].lines.push(12);
+    let s = line_scores(&r, &[Some(source)]).unwrap();
+    assert_eq!(s.skipped.len(), 1);
+    let skipped = &s.skipped[0];
+    assert_eq!((skipped.function.as_str(), skipped.line), ("g", 10));
+    assert_eq!(
+        skipped.message(),
+        "BlockRank has no graph for `g` (f.c:10): an expression nested 2000 deep (a chain of `+`; \
+         at most 1000 levels of nesting are supported) at line 12; its lines rank below every block"
+    );
+    assert_eq!(s.detail(0, 12), None);
+    assert_eq!(s.score(0, 12), Some(s.unmapped_score));
+    assert!(s.score(0, 5).unwrap() > s.unmapped_score);
+}
+
+#[test]
 fn wrong_number_of_sources_is_an_error() {
     let r = results(vec![test("f1", Verdict::Fail, 1, 0)]);
     let err = line_scores(&r, &[]).unwrap_err();

@@ -97,6 +97,14 @@ pub fn table(analysis: &Analysis, sources: &SourceTexts, top: usize) -> String {
             let _ = writeln!(out, "  … and {} more", failing.len() - FAILING_SHOWN);
         }
     }
+    if let Some(scores) = &analysis.blockrank {
+        if !scores.skipped.is_empty() {
+            let _ = writeln!(out);
+        }
+        for skipped in &scores.skipped {
+            let _ = writeln!(out, "note: {}", one_line(&skipped.message()));
+        }
+    }
     let _ = writeln!(
         out,
         "\nef/ep: failing/passing tests that ran the line; tied lines share a rank range."
