@@ -5,7 +5,7 @@ use crate::diagnose_run::Trigger;
 use crate::diagnoses::DIAGNOSE;
 use crate::generate_lens::GENERATE_TESTS;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
-use crate::server::Backend;
+use crate::server::{job_failed, Backend};
 use crate::state::UNTRUSTED;
 use crate::{ranking, run};
 use faultlens_core::measures::Measure;
@@ -126,7 +126,7 @@ impl Backend {
         };
         tokio::task::spawn_blocking(move || ranking::ranking_json(&loc, measure))
             .await
-            .map_err(|e| request_failed(&format!("ranking failed: {e}")))?
+            .map_err(|e| request_failed(&job_failed("the ranking", e)))?
             .map_err(Error::invalid_params)
     }
 

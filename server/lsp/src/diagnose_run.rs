@@ -8,7 +8,7 @@
 
 use crate::reload::{load_diagnosis, LoadedDiagnosis};
 use crate::run::first_line;
-use crate::server::Backend;
+use crate::server::{job_failed, Backend};
 use crate::state::{ActiveDiagnosis, UNTRUSTED};
 use crate::work_progress;
 use faultlens_diagnose::{
@@ -139,8 +139,17 @@ impl Backend {
             };
             (loaded, on_disk)
         });
-        let Ok((loaded, on_disk)) = job.await else {
-            return;
+        let (loaded, on_disk) = match job.await {
+            Ok(read) => read,
+            Err(e) => {
+                let message = job_failed("reading the diagnosis", e);
+                self.state().diagnosis_problem = Some(message.clone());
+                self.client
+                    .show_message(MessageType::ERROR, format!("faultlens: {message}"))
+                    .await;
+                self.send_status().await;
+                return;
+            }
         };
         match loaded {
             LoadedDiagnosis::Unchanged => return,
@@ -237,7 +246,7 @@ async fn run(
     }
     let outcome = job
         .await
-        .unwrap_or_else(|e| Err(DiagnoseError::Other(format!("the diagnosis stopped: {e}"))));
+        .unwrap_or_else(|e| Err(DiagnoseError::Other(job_failed("the engine", e))));
     let summary = match &outcome {
         Ok(report) => format!(
             "{} diagnos{}{}",

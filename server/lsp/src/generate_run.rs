@@ -6,7 +6,7 @@
 //! normal localization runs again, so the new tests (appended to
 //! `.faultlens/generated-tests.toml`, which discovery reads) enter the ranking.
 
-use crate::server::Backend;
+use crate::server::{job_failed, Backend};
 use crate::state::{ActiveGeneration, UNTRUSTED};
 use crate::work_progress;
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
@@ -109,7 +109,10 @@ impl Backend {
                 match tokio::task::spawn_blocking(move || not_a_harness(&probe)).await {
                     Ok(None) => Ok(root),
                     Ok(Some(why)) => Err(format!("faultlens cannot generate tests here: {why}")),
-                    Err(e) => Err(format!("faultlens: checking the project failed: {e}")),
+                    Err(e) => Err(format!(
+                        "faultlens: {}",
+                        job_failed("checking the project", e)
+                    )),
                 }
             }
             Err(message) => Err(message),
@@ -242,7 +245,7 @@ async fn run(
     }
     let outcome = job
         .await
-        .unwrap_or_else(|e| Err(format!("the generation stopped: {e}")));
+        .unwrap_or_else(|e| Err(job_failed("the generation", e)));
     drop(slot);
     let stopped = active.cancel.load(Ordering::SeqCst);
     // Replaced by a new localization: that run reads the tests written.

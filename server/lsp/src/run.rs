@@ -2,7 +2,7 @@
 //! file, republish. Reports progress to the client; a newer run cancels it.
 
 use crate::diagnostics::{build_diagnostics, CompilerMessage};
-use crate::server::Backend;
+use crate::server::{job_failed, Backend};
 use crate::state::{ActiveRun, Problem};
 use crate::work_progress;
 use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
@@ -77,9 +77,7 @@ pub async fn run(
     }
     let outcome = match job.await {
         Ok(outcome) => outcome,
-        Err(e) => Err(PipelineError::Discovery(format!(
-            "the run stopped unexpectedly: {e}"
-        ))),
+        Err(e) => Err(PipelineError::Discovery(job_failed("the run", e))),
     };
 
     let current = backend.is_current(generation);

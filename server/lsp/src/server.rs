@@ -165,7 +165,12 @@ impl Backend {
                     .show_message(MessageType::WARNING, format!("faultlens: {message}"))
                     .await
             }
-            Err(_) => {}
+            Err(e) => {
+                let message = job_failed("ranking the results", e);
+                self.client
+                    .show_message(MessageType::ERROR, format!("faultlens: {message}"))
+                    .await
+            }
         }
     }
 
@@ -213,10 +218,7 @@ impl Backend {
         });
         let (loaded, on_disk, harness) = job.await.unwrap_or_else(|e| {
             (
-                Loaded::Broken(
-                    format!("reading the results failed: {e}"),
-                    dummy_signature(),
-                ),
+                Loaded::Broken(job_failed("reading the results", e), dummy_signature()),
                 HashMap::new(),
                 false,
             )
@@ -574,5 +576,39 @@ impl LanguageServer for Backend {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         self.execute(&params.command, &params.arguments).await
+    }
+}
+
+/// Why a background job (`spawn_blocking`) gave no result: a panic, which
+/// is a bug, becomes an error the user reads while the server keeps serving.
+pub(crate) fn job_failed(what: &str, error: tokio::task::JoinError) -> String {
+    if !error.is_panic() {
+        return format!("{what} was cancelled");
+    }
+    let payload = error.into_panic();
+    let why = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    format!("{what} stopped on an internal error ({why}); please report it, with the project if you can")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::job_failed;
+
+    #[tokio::test]
+    async fn a_panicking_job_becomes_a_message() {
+        let job = tokio::task::spawn_blocking(|| -> u32 { panic!("index out of bounds") });
+        let message = job_failed("the diagnosis", job.await.unwrap_err());
+        assert_eq!(
+            message,
+            "the diagnosis stopped on an internal error (index out of bounds); please report it, with the project if you can"
+        );
+        let n = 7;
+        let job = tokio::task::spawn_blocking(move || -> u32 { panic!("{n} is too many") });
+        let message = job_failed("the run", job.await.unwrap_err());
+        assert!(message.contains("(7 is too many)"), "{message}");
     }
 }
