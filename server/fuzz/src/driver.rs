@@ -268,7 +268,13 @@ pub fn fuzz(target: &Target, options: &Options) -> Report {
         match result {
             Ok((signature, took)) => {
                 report.slowest = report.slowest.max(took);
-                if signatures.insert(signature) && replay >= seeds && corpus.len() < MAX_CORPUS {
+                // Each line of a signature is a feature; an input that
+                // shows a new one is kept.
+                let mut new = false;
+                for feature in signature.lines() {
+                    new |= signatures.insert(feature.to_string());
+                }
+                if new && replay >= seeds && corpus.len() < MAX_CORPUS {
                     if let Some(out) = &options.out {
                         let _ = save(out, "corpus", &format!("{:016x}", fnv(&input)), &input);
                     }

@@ -5,8 +5,9 @@
 //! Each target (in `targets/`) is a function of the input's bytes that
 //! panics on a failure (a panic anywhere in the code under test, or a broken
 //! property the target checks) and otherwise returns a short *signature* of
-//! what happened (which error, which outcome). The driver keeps an input
-//! whose signature it has not seen before as a new corpus entry: a cheap
+//! what happened: features, one a line (which error, which outcome). The
+//! driver keeps an input that shows a feature it has not seen before as a
+//! new corpus entry: a cheap
 //! stand-in for coverage feedback that works on stable Rust without
 //! instrumentation. Each target also generates structured inputs of its own
 //! (mutated real configuration files, JSON documents, C programs with deep
@@ -28,7 +29,8 @@ pub use rng::Rng;
 pub struct Target {
     pub name: &'static str,
     pub about: &'static str,
-    /// Runs one input; panics on a failure; returns the outcome's signature.
+    /// Runs one input; panics on a failure; returns the outcome's
+    /// signature: features, one a line (which error, which outcome).
     pub run: fn(&[u8]) -> String,
     /// A structured input, from the random stream and the corpus so far.
     pub generate: fn(&mut Rng, &[Vec<u8>]) -> Vec<u8>,
@@ -96,13 +98,14 @@ pub fn read_inputs(dir: &std::path::Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// A message reduced to its shape: digits and quoted parts dropped (so
-/// "line 7: `x`" and "line 9: `y`" share a signature), at most 60 bytes.
+/// "line 7: `x`" and "line 9: `y`" share a signature), its first line
+/// only, at most 60 bytes.
 pub fn shape(message: &str) -> String {
     let mut out = String::new();
     let mut quote: Option<char> = None;
     let mut escaped = false;
     let mut last_digit = false;
-    for c in message.chars() {
+    for c in message.lines().next().unwrap_or("").chars() {
         match quote {
             Some(q) => {
                 if escaped {

@@ -13,7 +13,7 @@
 //! worker goes on with the next seed. Panics are findings the worker
 //! records itself; a hang ends the worker through its watchdog (status 3),
 //! with the input saved. New corpus entries go to `DIR/corpus`, findings to
-//! `DIR/findings`.
+//! `DIR/findings`, each worker's messages to `DIR/worker-SEED.log`.
 
 use faultlens_fuzz::driver::{self, Options, HANG_EXIT};
 use faultlens_fuzz::{fnv, read_inputs, target, targets, Target};
@@ -128,7 +128,7 @@ fn worker(t: &Target, args: &Args) -> ExitCode {
             time: Some(Duration::from_secs_f64(args.seconds)),
             out: Some(out.clone()),
             current: Some(out.join("current")),
-            progress: Some(Duration::from_secs(30)),
+            progress: Some(Duration::from_secs(10)),
             extra_seeds,
             ..Options::default()
         },
@@ -177,6 +177,10 @@ fn supervise(t: &Target, args: &Args) -> ExitCode {
         if let Some(d) = args.max_depth {
             command.args(["--max-depth", &d.to_string()]);
         }
+        // The worker's messages (and the server's log lines) go to a file.
+        if let Ok(log) = std::fs::File::create(out.join(format!("worker-{seed}.log"))) {
+            command.stderr(log);
+        }
         let status = command.status().expect("a worker process");
         workers += 1;
         if !status.success() {
@@ -202,14 +206,24 @@ fn supervise(t: &Target, args: &Args) -> ExitCode {
     let elapsed = start.elapsed();
     let mut inputs = 0;
     let mut slowest = 0;
-    for (path, bytes) in read_inputs(&out) {
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("stats-"))
-        {
-            let text = String::from_utf8_lossy(&bytes);
+    for s in (0..workers).map(|k| args.seed + 1000 * k) {
+        if let Ok(text) = std::fs::read_to_string(out.join(format!("stats-{s}"))) {
             inputs += stat(&text, "inputs ");
             slowest = slowest.max(stat(&text, "slowest_ms "));
+        } else if let Ok(log) = std::fs::read_to_string(out.join(format!("worker-{s}.log"))) {
+            // A worker that died counts the inputs of its last progress line.
+            let prefix = format!("{}: ", t.name);
+            inputs += log
+                .lines()
+                .filter_map(|l| {
+                    l.strip_prefix(&prefix)?
+                        .split(' ')
+                        .next()?
+                        .parse::<u64>()
+                        .ok()
+                })
+                .next_back()
+                .unwrap_or(0);
         }
     }
     let seeds = read_inputs(&faultlens_fuzz::corpus_dir(t.name)).len()

@@ -23,7 +23,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 64 * 1024,
         hang_limit: Duration::from_secs(2),
-        ci_inputs: 600,
+        ci_inputs: 1500,
     }
 }
 
@@ -262,7 +262,7 @@ pub fn run(data: &[u8]) -> String {
     std::fs::write(root.join("faultlens.toml"), data).unwrap();
     match Project::load(root) {
         Ok(project) => {
-            signature.push_str(&format!(" | load {:?}", project.kind));
+            signature.push_str(&format!("\nload {:?}", project.kind));
             if project.kind == Kind::Io {
                 match discover::discover_declared(&project, Duration::from_secs(10)) {
                     Some(Ok(tests)) => {
@@ -273,14 +273,14 @@ pub fn run(data: &[u8]) -> String {
                             tests.len(),
                             "discovery returned two tests of one name"
                         );
-                        signature.push_str(&format!(" | {} tests", tests.len().min(3)));
+                        signature.push_str(&format!("\n{} tests", tests.len().min(3)));
                     }
-                    Some(Err(e)) => signature.push_str(&format!(" | {}", shape(&e.to_string()))),
+                    Some(Err(e)) => signature.push_str(&format!("\n{}", shape(&e.to_string()))),
                     None => panic!("io discovery needs no build"),
                 }
             }
         }
-        Err(e) => signature.push_str(&format!(" | {}", shape(&e.to_string()))),
+        Err(e) => signature.push_str(&format!("\n{}", shape(&e.to_string()))),
     }
 
     // The same bytes as `.faultlens/generated-tests.toml`.
@@ -288,8 +288,8 @@ pub fn run(data: &[u8]) -> String {
     let path = discover::generated::path(project);
     std::fs::write(&path, data).unwrap();
     match discover::generated::read(project) {
-        Ok(tests) => signature.push_str(&format!(" | generated {}", tests.len().min(3))),
-        Err(e) => signature.push_str(&format!(" | {}", shape(&e.to_string()))),
+        Ok(tests) => signature.push_str(&format!("\ngenerated {}", tests.len().min(3))),
+        Err(e) => signature.push_str(&format!("\n{}", shape(&e.to_string()))),
     }
     signature
 }

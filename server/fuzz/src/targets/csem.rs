@@ -27,7 +27,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 256 * 1024,
         hang_limit: Duration::from_secs(2),
-        ci_inputs: 1500,
+        ci_inputs: 3000,
     }
 }
 

@@ -22,7 +22,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 32 * 1024,
         hang_limit: Duration::from_secs(2),
-        ci_inputs: 400,
+        ci_inputs: 1000,
     }
 }
 

@@ -15,6 +15,7 @@
 //! chose its own `initialize`; the session ends after `exit`.
 
 use crate::{data_dir, Rng, Target};
+use faultlens_lsp::framing::{Frame, Framer};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -31,7 +32,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 64 * 1024,
         hang_limit: Duration::from_secs(10),
-        ci_inputs: 150,
+        ci_inputs: 300,
     }
 }
 
@@ -193,7 +194,8 @@ async fn read_server(
 struct Outgoing {
     body: Vec<u8>,
     awaits: Option<i64>,
-    method: Option<String>,
+    /// The methods the server will see in it.
+    methods: Vec<String>,
 }
 
 fn force_untrusted(params: &mut Value) {
@@ -205,6 +207,26 @@ fn force_untrusted(params: &mut Value) {
     }
 }
 
+/// The messages the server will see of `body`, as the input guard passes
+/// them (a body holding a JSON value and more passes the value): each one's
+/// method and whether it has an id; and whether the guard answers a request
+/// of it itself (with its id).
+fn delivered(body: &[u8]) -> (Vec<(Option<String>, bool)>, bool) {
+    let mut framer = Framer::default();
+    framer.push(&frame(body));
+    let mut messages = Vec::new();
+    let mut answered = false;
+    while let Some(f) = framer.next_frame() {
+        match f {
+            Frame::Message { method, has_id, .. } => messages.push((method, has_id)),
+            Frame::Problem { reply, .. } => {
+                answered |= reply.is_some_and(|r| !r["id"].is_null());
+            }
+        }
+    }
+    (messages, answered)
+}
+
 fn prepare(script: &str, ws: &Workspace) -> (Vec<Outgoing>, bool) {
     let text = serde_json::to_string(&ws.text).unwrap();
     let mut out = Vec::new();
@@ -214,53 +236,48 @@ fn prepare(script: &str, ws: &Workspace) -> (Vec<Outgoing>, bool) {
             .replace("$ROOT", &ws.root_uri)
             .replace("$FILE", &ws.file_uri)
             .replace("$TEXT", &text);
-        let parsed = serde_json::from_str::<Value>(&line);
-        let Ok(mut value) = parsed else {
-            if !line.is_empty() {
-                out.push(Outgoing {
-                    body: line.into_bytes(),
-                    awaits: None,
-                    method: None,
-                });
-            }
+        if line.is_empty() {
             continue;
-        };
-        let method = value
-            .get("method")
-            .and_then(Value::as_str)
-            .map(String::from);
-        if method.as_deref() == Some("initialize") {
-            if i == 0 {
-                own_initialize = true;
-            }
-            if let Some(params) = value.get_mut("params") {
-                force_untrusted(params);
-            }
         }
-        // A request with a usable id gets an id of ours, to await.
-        let mut awaits = None;
-        if let Some(object) = value.as_object_mut() {
-            let usable = object
-                .get("id")
-                .is_some_and(|id| id.is_i64() || id.is_string());
-            if usable && method.is_some() && object.get("jsonrpc") == Some(&json!("2.0")) {
-                let id = 1000 + out.len() as i64;
-                object.insert("id".into(), json!(id));
-                let params_ok = object
-                    .get("params")
-                    .is_none_or(|p| p.is_object() || p.is_array());
-                if params_ok {
-                    awaits = Some(id);
+        let (body, awaits) = match serde_json::from_str::<Value>(&line) {
+            Ok(mut value) => {
+                if value.get("method").and_then(Value::as_str) == Some("initialize") {
+                    own_initialize |= i == 0;
+                    if let Some(params) = value.get_mut("params") {
+                        force_untrusted(params);
+                    }
                 }
+                // A request with an id gets an id of ours, to await.
+                let mut awaits = None;
+                if let Some(object) = value.as_object_mut() {
+                    if object
+                        .get("id")
+                        .is_some_and(|id| id.is_i64() || id.is_string())
+                    {
+                        let id = 1000 + out.len() as i64;
+                        object.insert("id".into(), json!(id));
+                        awaits = Some(id);
+                    }
+                }
+                (value.to_string().into_bytes(), awaits)
             }
+            Err(_) => (line.into_bytes(), None),
+        };
+        let (seen, answered) = delivered(&body);
+        // A broken line whose start is an `initialize` would get past the
+        // forced `trusted: false`: not sent.
+        if awaits.is_none() && seen.iter().any(|(m, _)| m.as_deref() == Some("initialize")) {
+            continue;
         }
-        let is_exit = method.as_deref() == Some("exit");
+        let request = answered || seen.iter().any(|(m, has_id)| m.is_some() && *has_id);
+        let methods: Vec<String> = seen.into_iter().filter_map(|(m, _)| m).collect();
+        let exit = methods.iter().any(|m| m == "exit");
         out.push(Outgoing {
-            body: value.to_string().into_bytes(),
-            awaits,
-            method,
+            body,
+            awaits: awaits.filter(|_| request),
+            methods,
         });
-        if is_exit {
+        if exit {
             break;
         }
     }
@@ -391,12 +408,10 @@ async fn session(
     for m in messages {
         to_send.push(frame(&m.body));
         if let Some(id) = m.awaits {
-            awaited.push((id, m.method.clone().unwrap_or_default()));
+            awaited.push((id, m.methods.first().cloned().unwrap_or_default()));
         }
-        if let Some(method) = &m.method {
-            exited |= method == "exit";
-            shut_down |= method == "shutdown";
-        }
+        exited |= m.methods.iter().any(|m| m == "exit");
+        shut_down |= m.methods.iter().any(|m| m == "shutdown");
     }
     if !exited {
         let ranking = json!({"jsonrpc": "2.0", "id": FINAL_RANKING, "method": "faultlens/ranking", "params": {"measure": "ochiai"}});
@@ -457,7 +472,7 @@ async fn session(
     let other = received.lock().unwrap().other;
     let mut signature: Vec<String> = answers.into_iter().collect();
     signature.push(format!("{} unawaited", other.min(3)));
-    signature.join(", ")
+    signature.join("\n")
 }
 
 /// Waits for the response to request `id` (answering the server's own

@@ -29,7 +29,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 256 * 1024,
         hang_limit: Duration::from_secs(2),
-        ci_inputs: 1200,
+        ci_inputs: 2500,
     }
 }
 
@@ -125,7 +125,7 @@ fn use_results(results: RunResults) -> String {
                     let _ = analysis.failing_tests_covering(i);
                 }
             }
-            Err(e) => signature.push_str(&format!(" | {}", shape(&e))),
+            Err(e) => signature.push_str(&format!("\n{}", shape(&e))),
         }
     }
     signature
@@ -155,7 +155,7 @@ pub fn run(data: &[u8]) -> String {
         Ok(results) => use_results(results),
         Err(e) => shape(&e),
     };
-    signature.push_str(" | ");
+    signature.push('\n');
     signature.push_str(&match DiagnosisReport::from_json(&text) {
         Ok(report) => use_diagnosis(report),
         Err(e) => shape(&e),

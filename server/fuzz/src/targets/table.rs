@@ -16,7 +16,7 @@ pub fn target() -> Target {
         dictionary: DICTIONARY,
         max_len: 64 * 1024,
         hang_limit: Duration::from_secs(2),
-        ci_inputs: 10000,
+        ci_inputs: 20000,
     }
 }
 
@@ -132,12 +132,12 @@ pub fn run(data: &[u8]) -> String {
         }
         Err(e) => shape(&e.to_string()),
     };
-    signature.push_str(" | ");
+    signature.push('\n');
     signature.push_str(&match parse_args(&text, Path::new("tests/a.args")) {
         Ok(args) => format!("args {}", args.len().min(3)),
         Err(e) => shape(&e.to_string()),
     });
-    signature.push_str(" | ");
+    signature.push('\n');
     signature.push_str(&match parse_exit(&text, Path::new("tests/a.exit")) {
         Ok(status) => format!("exit {}", status.signum()),
         Err(e) => shape(&e.to_string()),
