@@ -226,3 +226,66 @@ fn deep_recursion_runs_and_runaway_recursion_stops() {
     assert!(msg.contains("stack overflow"), "{msg}");
     assert_eq!(line, 2);
 }
+
+#[test]
+fn a_huge_allocation_is_a_model_error_not_an_abort() {
+    let (msg, line) = runtime_error(
+        "#include <stdlib.h>\nint main(void) {\n  char *p = malloc(1u << 30);\n  return p == 0;\n}\n",
+        &[],
+    );
+    assert!(
+        msg.contains("a heap block") && msg.contains("128 MiB"),
+        "{msg}"
+    );
+    assert_eq!(line, 3);
+    // Many small blocks add up the same way.
+    let (msg, _) = runtime_error(
+        "#include <stdlib.h>\nint main(void) {\n  for (int i = 0; i < 1000; i++)\n    if (!malloc(1 << 20)) return 1;\n  return 0;\n}\n",
+        &[],
+    );
+    assert!(msg.contains("128 MiB"), "{msg}");
+    let (msg, line) = runtime_error(
+        "char big[1u << 30];\nint main(void) {\n  return big[0];\n}\n",
+        &[],
+    );
+    assert!(msg.contains("the global `big`"), "{msg}");
+    assert_eq!(line, 1);
+    // A freed block gives its memory back.
+    assert_eq!(
+        outcome_of(
+            "#include <stdlib.h>\nint main(void) {\n  for (int i = 0; i < 1000; i++) {\n    char *p = malloc(1 << 20);\n    if (!p) return 1;\n    free(p);\n  }\n  return 0;\n}\n",
+            &[]
+        ),
+        Outcome::Exited(0)
+    );
+}
+
+#[test]
+fn locals_past_the_stack_of_a_process_are_a_stack_overflow() {
+    let (msg, line) = runtime_error(
+        "int main(void) {\n  char big[16 << 20];\n  big[0] = 1;\n  return big[0];\n}\n",
+        &[],
+    );
+    assert!(
+        msg.contains("stack overflow") && msg.contains("`main`"),
+        "{msg}"
+    );
+    assert_eq!(line, 1);
+    // Recursion with a large frame overflows on the way down.
+    let (msg, _) = runtime_error(
+        "int down(int n) {\n  char frame[1 << 20];\n  frame[0] = (char)n;\n  return n == 0 ? frame[0] : down(n - 1);\n}\nint main(void) {\n  return down(20);\n}\n",
+        &[],
+    );
+    assert!(
+        msg.contains("stack overflow") && msg.contains("`down`"),
+        "{msg}"
+    );
+    // Within the stack, it runs.
+    assert_eq!(
+        outcome_of(
+            "int main(void) {\n  char buf[4 << 20];\n  buf[7] = 3;\n  return buf[7];\n}\n",
+            &[]
+        ),
+        Outcome::Exited(3)
+    );
+}

@@ -364,12 +364,7 @@ impl Machine<'_> {
                 let Some(n) = n.filter(|n| *n <= i64::MAX as u64) else {
                     return Ok(Val::Ptr(Ptr::NULL));
                 };
-                if n > (1 << 30) {
-                    return Err(Stop::Error(
-                        format!("unsupported: a heap block of {n} bytes"),
-                        range,
-                    ));
-                }
+                self.room(n, || "a heap block".into(), range)?;
                 let id = self.mem.alloc("heap block", n, b == Builtin::Calloc);
                 self.heap.insert(id);
                 Ok(Val::Ptr(Ptr {
@@ -402,12 +397,7 @@ impl Machine<'_> {
             Builtin::Realloc => {
                 let p = ptr_of(&vals[0]);
                 let n = int_of(&vals[1]);
-                if n > (1 << 30) {
-                    return Err(Stop::Error(
-                        format!("unsupported: a heap block of {n} bytes"),
-                        range,
-                    ));
-                }
+                self.room(n, || "a heap block".into(), range)?;
                 let id = self.mem.alloc("heap block", n, false);
                 if let Some(old) = p.obj {
                     if p.off != 0 || !self.heap.remove(&old) {

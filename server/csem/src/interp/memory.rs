@@ -37,10 +37,18 @@ pub type Block = (Vec<u8>, Vec<bool>, Vec<(u64, Ptr)>);
 #[derive(Default, Clone, Debug)]
 pub struct Memory {
     pub objects: Vec<Object>,
+    /// Bytes of the objects alive now.
+    live: u64,
 }
 
 impl Memory {
+    /// Bytes of the objects alive now (the interpreter bounds it).
+    pub fn live_bytes(&self) -> u64 {
+        self.live
+    }
+
     pub fn alloc(&mut self, name: &str, size: u64, zero: bool) -> ObjId {
+        self.live += size;
         self.objects.push(Object {
             name: name.to_string(),
             bytes: vec![0; size as usize],
@@ -54,6 +62,7 @@ impl Memory {
 
     pub fn free(&mut self, id: ObjId) {
         let o = &mut self.objects[id];
+        self.live -= o.bytes.len() as u64;
         o.alive = false;
         o.bytes = Vec::new();
         o.init = Vec::new();

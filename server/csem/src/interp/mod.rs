@@ -226,6 +226,15 @@ pub(crate) enum Val {
 }
 
 /// Why execution stops early.
+/// The most memory of the program (globals, stack and heap together) the
+/// interpreter holds at once: it keeps two bytes per byte, and a run must
+/// not exhaust the machine (a `malloc` of 1 GiB aborted the process).
+pub const MODEL_MEMORY: u64 = 128 << 20;
+
+/// The stack of a Linux process (`ulimit -s`, 8 MiB by default): locals
+/// beyond it crash the compiled program, so the model does not run them.
+pub const C_STACK: u64 = 8 << 20;
+
 pub(crate) enum Stop {
     Exit(i32),
     Abort,
@@ -311,6 +320,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         trace_truncated: false,
         steps: 0,
         depth: 0,
+        c_stack: 0,
         frames: Vec::new(),
         counts: vec![0; prog.stmt_count],
         cur: None,
@@ -396,6 +406,8 @@ pub(crate) struct Machine<'a> {
     trace_truncated: bool,
     steps: u64,
     depth: usize,
+    /// Bytes of the locals of the calls in progress (see [`C_STACK`]).
+    c_stack: u64,
     /// Address of a local at the start of the run and the stack the run may use:
     /// interpreted recursion deeper than that is reported as a stack overflow.
     stack_base: usize,
@@ -438,6 +450,21 @@ impl<'a> Machine<'a> {
         Err(Stop::Error(msg.into(), range))
     }
 
+    /// Whether `bytes` more fit in [`MODEL_MEMORY`]; `what` names them.
+    pub(crate) fn room(&self, bytes: u64, what: impl Fn() -> String, range: SrcRange) -> R<()> {
+        if self.mem.live_bytes().saturating_add(bytes) > MODEL_MEMORY {
+            return self.err(
+                format!(
+                    "unsupported: {} ({bytes} bytes) would take the program's memory past the {} MiB the model holds at once",
+                    what(),
+                    MODEL_MEMORY >> 20
+                ),
+                range,
+            );
+        }
+        Ok(())
+    }
+
     fn start(&mut self, test: &TestInput) -> R<i32> {
         let prog = self.prog;
         let Some(main) = prog.main else {
@@ -457,7 +484,9 @@ impl<'a> Machine<'a> {
             self.strings.push(id);
         }
         for g in &prog.globals {
-            let id = self.mem.alloc(&g.name, size_of(prog, &g.ty), true);
+            let size = size_of(prog, &g.ty);
+            self.room(size, || format!("the global `{}`", g.name), g.range)?;
+            let id = self.mem.alloc(&g.name, size, true);
             self.globals.push(id);
         }
         for (gi, g) in prog.globals.iter().enumerate() {
@@ -702,6 +731,21 @@ impl<'a> Machine<'a> {
                 at,
             );
         }
+        let frame: u64 = f
+            .locals
+            .iter()
+            .map(|l| size_of(prog, &l.ty))
+            .fold(0, u64::saturating_add);
+        if self.c_stack.saturating_add(frame) > C_STACK {
+            return self.err(
+                format!(
+                    "stack overflow: the locals of `{}` take {frame} bytes, and with the {} bytes of the calls below it they pass the 8 MiB stack of a Linux process; the compiled program is killed by SIGSEGV here",
+                    f.name, self.c_stack
+                ),
+                at,
+            );
+        }
+        self.room(frame, || format!("the locals of `{}`", f.name), at)?;
         let here = 0u8;
         let used = self.stack_base.saturating_sub(&here as *const u8 as usize);
         if self.depth >= self.opts.max_call_depth || used > self.stack_budget {
@@ -714,6 +758,7 @@ impl<'a> Machine<'a> {
             );
         }
         self.depth += 1;
+        self.c_stack += frame;
         let locals: Vec<ObjId> = f
             .locals
             .iter()
@@ -737,6 +782,7 @@ impl<'a> Machine<'a> {
             self.mem.free(l);
         }
         self.depth -= 1;
+        self.c_stack -= frame;
         r
     }
 
