@@ -6,7 +6,7 @@ mod output;
 mod progress;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,7 +33,7 @@ pub enum Format {
 pub struct RankArgs {
     /// Suspiciousness measure (`faultlens measures` lists them).
     #[arg(long, short, default_value = "ochiai", value_parser = parse_measure)]
-    measure: Measure,
+    measure: Ranker,
     /// How many ranked lines to show (0 = all). Default: 10 for the table and SARIF, all for JSON.
     #[arg(long)]
     top: Option<usize>,
@@ -79,7 +79,7 @@ enum Command {
         paths: Vec<PathBuf>,
         /// Only these measures (comma-separated; default: all).
         #[arg(long, value_delimiter = ',', value_parser = parse_measure)]
-        measures: Vec<Measure>,
+        measures: Vec<Ranker>,
         #[arg(long)]
         json: bool,
     },
@@ -124,9 +124,9 @@ enum Command {
         /// Tests to add at most (sfo_p: passing runs, default 20; sat-tar: rounds, default 20; sfo: no limit).
         #[arg(long, value_parser = parse_count)]
         max: Option<usize>,
-        /// Measure the rank changes are shown under.
+        /// Ranker the rank changes are shown under.
         #[arg(long, short, default_value = "ochiai", value_parser = parse_measure)]
-        measure: Measure,
+        measure: Ranker,
         /// How runs are found: enumerate (every path over a small input domain, in the interpreter) or solver (SAT on the C model's encoding).
         #[arg(long, default_value = "enumerate", value_parser = parse_explorer)]
         explorer: String,
@@ -175,8 +175,8 @@ fn parse_explorer(name: &str) -> Result<String, String> {
         .ok_or_else(|| format!("unknown explorer {name:?}: use enumerate or solver"))
 }
 
-fn parse_measure(name: &str) -> Result<Measure, String> {
-    Measure::parse(name)
+fn parse_measure(name: &str) -> Result<Ranker, String> {
+    Ranker::parse(name)
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

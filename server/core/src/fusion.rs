@@ -17,7 +17,7 @@
 //! formulas treat alike the spectrum decides.
 
 use crate::diagnosis::DiagnosisReport;
-use crate::measures::Measure;
+use crate::measures::Formula;
 use crate::spectra::Counts;
 use std::collections::HashMap;
 
@@ -52,7 +52,7 @@ impl FusionEvidence {
 
     /// The fusion score of a line with spectrum `counts`.
     pub fn score(&self, file: &str, line: u32, counts: &Counts) -> f64 {
-        Measure::Ochiai.score(counts) + self.bonus(file, line)
+        Formula::Ochiai.score(counts) + self.bonus(file, line)
     }
 }
 
@@ -92,7 +92,7 @@ mod tests {
         };
         let ev = FusionEvidence::from_report(&report);
         let c = Counts::new(2, 0, 2, 6);
-        let ochiai = Measure::Ochiai.score(&c);
+        let ochiai = Formula::Ochiai.score(&c);
         assert!((ev.score("a.c", 3, &c) - (ochiai + 1.0 + 0.25)).abs() < 1e-12);
         assert!((ev.score("a.c", 9, &c) - (ochiai + 0.5)).abs() < 1e-12);
         assert_eq!(ev.score("a.c", 4, &c), ochiai);

@@ -7,11 +7,12 @@
 
 use crate::spectra::Counts;
 
-/// A measure as the user names it. Parameterised measures carry their
-/// parameter: `dstar` is DStar with exponent 2, `dstar3` with 3; `opt` is the
-/// single-fault-optimal transform of Ochiai, `opt-jaccard` of Jaccard.
+/// A spectrum formula: a line's score from its counts alone.
+/// Parameterised formulas carry their parameter: `dstar` is DStar with
+/// exponent 2, `dstar3` with 3; `opt` is the single-fault-optimal transform
+/// of Ochiai, `opt-jaccard` of Jaccard.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Measure {
+pub enum Formula {
     Tarantula,
     Ochiai,
     Jaccard,
@@ -33,13 +34,6 @@ pub enum Measure {
     SorensenDice,
     Anderberg,
     M2,
-    /// Not a spectrum formula: BlockRank scores come from edge profiles and
-    /// are computed elsewhere; listed here so every front end names it the
-    /// same way.
-    BlockRank,
-    /// Not a spectrum formula either: Ochiai plus the formula evidence of
-    /// the stored diagnosis (see `fusion.rs`).
-    Fusion,
 }
 
 /// Measures whose scores lie in [0, 1], usable as the `w` of `Opt_w`.
@@ -61,36 +55,112 @@ pub struct MeasureInfo {
 }
 
 /// Every measure with a fixed name, in the order documentation lists them.
-pub const ALL: &[Measure] = &[
-    Measure::Ochiai,
-    Measure::Tarantula,
-    Measure::Jaccard,
-    Measure::DStar(2),
-    Measure::Naish1,
-    Measure::Op2,
-    Measure::Kulczynski1,
-    Measure::Kulczynski2,
-    Measure::Barinel,
-    Measure::Sbi,
-    Measure::Opt(BoundedBase::Ochiai),
-    Measure::Wong1,
-    Measure::Wong2,
-    Measure::Wong3,
-    Measure::Zoltar,
-    Measure::Gp13,
-    Measure::Ample,
-    Measure::RussellRao,
-    Measure::SorensenDice,
-    Measure::Anderberg,
-    Measure::M2,
+pub const ALL: &[Formula] = &[
+    Formula::Ochiai,
+    Formula::Tarantula,
+    Formula::Jaccard,
+    Formula::DStar(2),
+    Formula::Naish1,
+    Formula::Op2,
+    Formula::Kulczynski1,
+    Formula::Kulczynski2,
+    Formula::Barinel,
+    Formula::Sbi,
+    Formula::Opt(BoundedBase::Ochiai),
+    Formula::Wong1,
+    Formula::Wong2,
+    Formula::Wong3,
+    Formula::Zoltar,
+    Formula::Gp13,
+    Formula::Ample,
+    Formula::RussellRao,
+    Formula::SorensenDice,
+    Formula::Anderberg,
+    Formula::M2,
 ];
 
-/// Spectrum measures plus BlockRank and fusion: what `--measure` accepts by fixed name.
+/// Every ranker with a fixed name: what `--measure` accepts.
 pub fn all_names() -> Vec<String> {
     ALL.iter()
         .map(|m| m.name())
-        .chain([Measure::BlockRank.name(), Measure::Fusion.name()])
+        .chain([Ranker::BlockRank.name(), Ranker::Fusion.name()])
         .collect()
+}
+
+/// How lines are ranked, as the user names it (`--measure`, the editor's
+/// `measure` setting). Only a formula has a per-line score of its own;
+/// BlockRank propagates edge profiles over control-flow graphs and fusion
+/// adds a diagnosis's evidence to Ochiai, each an analysis of its own
+/// (`faultlens_report::Analysis::compute` runs all three).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ranker {
+    Formula(Formula),
+    BlockRank,
+    Fusion,
+}
+
+impl Default for Ranker {
+    fn default() -> Ranker {
+        Ranker::Formula(Formula::Ochiai)
+    }
+}
+
+impl From<Formula> for Ranker {
+    fn from(formula: Formula) -> Ranker {
+        Ranker::Formula(formula)
+    }
+}
+
+impl Ranker {
+    /// Parses a user-supplied name, case-insensitively, accepting aliases.
+    pub fn parse(name: &str) -> Result<Ranker, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "blockrank" => Ok(Ranker::BlockRank),
+            "fusion" => Ok(Ranker::Fusion),
+            _ => Formula::parse(name).map(Ranker::Formula),
+        }
+    }
+
+    /// The formula, for a spectrum ranker.
+    pub fn formula(&self) -> Option<Formula> {
+        match self {
+            Ranker::Formula(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The canonical name, which `parse` accepts.
+    pub fn name(&self) -> String {
+        match self {
+            Ranker::Formula(f) => f.name(),
+            _ => self.info().name.into(),
+        }
+    }
+
+    /// A display name for messages ("Ochiai", "BlockRank").
+    pub fn title(&self) -> String {
+        match self {
+            Ranker::Formula(f) => f.title(),
+            Ranker::BlockRank => "BlockRank".into(),
+            Ranker::Fusion => "Fusion".into(),
+        }
+    }
+
+    pub fn info(&self) -> MeasureInfo {
+        match self {
+            Ranker::Formula(f) => f.info(),
+            Ranker::BlockRank => MeasureInfo {
+                name: "blockrank",
+                formula: "propagated failure correlation of edge profiles along the control-flow graph",
+                summary: "BlockRank: ranks basic blocks by how failing runs' branch frequencies differ from passing runs', robust to coincidental correctness and crashes.",
+            },
+            Ranker::Fusion => MeasureInfo {
+                name: "fusion",
+                formula: "Ochiai + cores(l)/C + diagnoses(l)/D from the stored diagnosis (C failing tests with a core, D diagnoses)",
+                summary: "Spectrum plus formula evidence: lines in the failing tests' unsatisfiable cores and in the diagnoses of `faultlens diagnose` (SAT-TAR's idea); needs a stored diagnosis.",
+            },
+        }
+    }
 }
 
 impl BoundedBase {
@@ -108,47 +178,45 @@ impl BoundedBase {
         Self::NAMES.iter().find(|(_, b)| *b == self).unwrap().0
     }
 
-    fn measure(self) -> Measure {
+    fn measure(self) -> Formula {
         match self {
-            BoundedBase::Ochiai => Measure::Ochiai,
-            BoundedBase::Tarantula => Measure::Tarantula,
-            BoundedBase::Jaccard => Measure::Jaccard,
-            BoundedBase::Kulczynski2 => Measure::Kulczynski2,
-            BoundedBase::Barinel => Measure::Barinel,
-            BoundedBase::Sbi => Measure::Sbi,
-            BoundedBase::SorensenDice => Measure::SorensenDice,
+            BoundedBase::Ochiai => Formula::Ochiai,
+            BoundedBase::Tarantula => Formula::Tarantula,
+            BoundedBase::Jaccard => Formula::Jaccard,
+            BoundedBase::Kulczynski2 => Formula::Kulczynski2,
+            BoundedBase::Barinel => Formula::Barinel,
+            BoundedBase::Sbi => Formula::Sbi,
+            BoundedBase::SorensenDice => Formula::SorensenDice,
         }
     }
 }
 
-impl Measure {
+impl Formula {
     /// Parses a user-supplied name, case-insensitively, accepting common aliases.
-    pub fn parse(name: &str) -> Result<Measure, String> {
+    pub fn parse(name: &str) -> Result<Formula, String> {
         let n = name.trim().to_ascii_lowercase().replace('_', "-");
         let simple = match n.as_str() {
-            "tarantula" => Some(Measure::Tarantula),
-            "ochiai" => Some(Measure::Ochiai),
-            "jaccard" => Some(Measure::Jaccard),
-            "dstar" | "d*" => Some(Measure::DStar(2)),
-            "naish1" | "naish-1" => Some(Measure::Naish1),
-            "op2" | "naish2" | "naish-2" | "naish-i" => Some(Measure::Op2),
-            "kulczynski1" => Some(Measure::Kulczynski1),
-            "kulczynski2" => Some(Measure::Kulczynski2),
-            "barinel" => Some(Measure::Barinel),
-            "sbi" => Some(Measure::Sbi),
-            "opt" => Some(Measure::Opt(BoundedBase::Ochiai)),
-            "wong1" => Some(Measure::Wong1),
-            "wong2" => Some(Measure::Wong2),
-            "wong3" => Some(Measure::Wong3),
-            "zoltar" => Some(Measure::Zoltar),
-            "gp13" => Some(Measure::Gp13),
-            "ample" => Some(Measure::Ample),
-            "russell-rao" | "russellrao" => Some(Measure::RussellRao),
-            "sorensen-dice" | "sorensendice" | "dice" => Some(Measure::SorensenDice),
-            "anderberg" => Some(Measure::Anderberg),
-            "m2" => Some(Measure::M2),
-            "blockrank" => Some(Measure::BlockRank),
-            "fusion" => Some(Measure::Fusion),
+            "tarantula" => Some(Formula::Tarantula),
+            "ochiai" => Some(Formula::Ochiai),
+            "jaccard" => Some(Formula::Jaccard),
+            "dstar" | "d*" => Some(Formula::DStar(2)),
+            "naish1" | "naish-1" => Some(Formula::Naish1),
+            "op2" | "naish2" | "naish-2" | "naish-i" => Some(Formula::Op2),
+            "kulczynski1" => Some(Formula::Kulczynski1),
+            "kulczynski2" => Some(Formula::Kulczynski2),
+            "barinel" => Some(Formula::Barinel),
+            "sbi" => Some(Formula::Sbi),
+            "opt" => Some(Formula::Opt(BoundedBase::Ochiai)),
+            "wong1" => Some(Formula::Wong1),
+            "wong2" => Some(Formula::Wong2),
+            "wong3" => Some(Formula::Wong3),
+            "zoltar" => Some(Formula::Zoltar),
+            "gp13" => Some(Formula::Gp13),
+            "ample" => Some(Formula::Ample),
+            "russell-rao" | "russellrao" => Some(Formula::RussellRao),
+            "sorensen-dice" | "sorensendice" | "dice" => Some(Formula::SorensenDice),
+            "anderberg" => Some(Formula::Anderberg),
+            "m2" => Some(Formula::M2),
             _ => None,
         };
         if let Some(m) = simple {
@@ -157,13 +225,13 @@ impl Measure {
         if let Some(exp) = n.strip_prefix("dstar") {
             if let Ok(e) = exp.parse::<u32>() {
                 if (1..=10).contains(&e) {
-                    return Ok(Measure::DStar(e));
+                    return Ok(Formula::DStar(e));
                 }
             }
         }
         if let Some(base) = n.strip_prefix("opt-") {
             if let Some((_, b)) = BoundedBase::NAMES.iter().find(|(bn, _)| *bn == base) {
-                return Ok(Measure::Opt(*b));
+                return Ok(Formula::Opt(*b));
             }
         }
         Err(format!(
@@ -175,10 +243,10 @@ impl Measure {
     /// The canonical name, which `parse` accepts.
     pub fn name(&self) -> String {
         match self {
-            Measure::DStar(2) => "dstar".into(),
-            Measure::DStar(e) => format!("dstar{e}"),
-            Measure::Opt(BoundedBase::Ochiai) => "opt".into(),
-            Measure::Opt(b) => format!("opt-{}", b.name()),
+            Formula::DStar(2) => "dstar".into(),
+            Formula::DStar(e) => format!("dstar{e}"),
+            Formula::Opt(BoundedBase::Ochiai) => "opt".into(),
+            Formula::Opt(b) => format!("opt-{}", b.name()),
             other => other.info().name.into(),
         }
     }
@@ -186,59 +254,55 @@ impl Measure {
     /// A display name for messages ("Ochiai", "DStar").
     pub fn title(&self) -> String {
         match self {
-            Measure::DStar(2) => "DStar".into(),
-            Measure::DStar(e) => format!("DStar{e}"),
-            Measure::Opt(BoundedBase::Ochiai) => "Opt".into(),
-            Measure::Opt(b) => format!("Opt({})", b.measure().title()),
-            Measure::Tarantula => "Tarantula".into(),
-            Measure::Ochiai => "Ochiai".into(),
-            Measure::Jaccard => "Jaccard".into(),
-            Measure::Naish1 => "Naish1".into(),
-            Measure::Op2 => "Op2".into(),
-            Measure::Kulczynski1 => "Kulczynski1".into(),
-            Measure::Kulczynski2 => "Kulczynski2".into(),
-            Measure::Barinel => "Barinel".into(),
-            Measure::Sbi => "SBI".into(),
-            Measure::Wong1 => "Wong1".into(),
-            Measure::Wong2 => "Wong2".into(),
-            Measure::Wong3 => "Wong3".into(),
-            Measure::Zoltar => "Zoltar".into(),
-            Measure::Gp13 => "GP13".into(),
-            Measure::Ample => "Ample".into(),
-            Measure::RussellRao => "Russell-Rao".into(),
-            Measure::SorensenDice => "Sørensen-Dice".into(),
-            Measure::Anderberg => "Anderberg".into(),
-            Measure::M2 => "M2".into(),
-            Measure::BlockRank => "BlockRank".into(),
-            Measure::Fusion => "Fusion".into(),
+            Formula::DStar(2) => "DStar".into(),
+            Formula::DStar(e) => format!("DStar{e}"),
+            Formula::Opt(BoundedBase::Ochiai) => "Opt".into(),
+            Formula::Opt(b) => format!("Opt({})", b.measure().title()),
+            Formula::Tarantula => "Tarantula".into(),
+            Formula::Ochiai => "Ochiai".into(),
+            Formula::Jaccard => "Jaccard".into(),
+            Formula::Naish1 => "Naish1".into(),
+            Formula::Op2 => "Op2".into(),
+            Formula::Kulczynski1 => "Kulczynski1".into(),
+            Formula::Kulczynski2 => "Kulczynski2".into(),
+            Formula::Barinel => "Barinel".into(),
+            Formula::Sbi => "SBI".into(),
+            Formula::Wong1 => "Wong1".into(),
+            Formula::Wong2 => "Wong2".into(),
+            Formula::Wong3 => "Wong3".into(),
+            Formula::Zoltar => "Zoltar".into(),
+            Formula::Gp13 => "GP13".into(),
+            Formula::Ample => "Ample".into(),
+            Formula::RussellRao => "Russell-Rao".into(),
+            Formula::SorensenDice => "Sørensen-Dice".into(),
+            Formula::Anderberg => "Anderberg".into(),
+            Formula::M2 => "M2".into(),
         }
     }
 
     pub fn info(&self) -> MeasureInfo {
         let (name, formula, summary) = match self {
-            Measure::Tarantula => ("tarantula", "(ef/F) / (ef/F + ep/P); confidence max(ef/F, ep/P) breaks ties", "Jones & Harrold's visual measure: share of failing runs against share of passing runs."),
-            Measure::Ochiai => ("ochiai", "ef / sqrt(F · (ef + ep))", "Cosine similarity between a line's coverage and the failures; the default, strong in studies of C programs."),
-            Measure::Jaccard => ("jaccard", "ef / (F + ep)", "Overlap of the line's runs with the failing runs."),
-            Measure::DStar(_) => ("dstar", "ef^* / (ep + nf), * = 2 by default; x/0 = +inf", "Wong et al.'s D*: strongly rewards lines run by failing tests."),
-            Measure::Naish1 => ("naish1", "-1 if nf > 0, else np", "Naish's optimal measure for single faults: only lines run by every failing test score."),
-            Measure::Op2 => ("op2", "ef - ep / (P + 1)", "Naish's Op2 (the sfo paper's Naish-I): single-fault optimal, ties broken by fewer passing runs."),
-            Measure::Kulczynski1 => ("kulczynski1", "ef / (nf + ep); x/0 = +inf", "Kulczynski's first coefficient."),
-            Measure::Kulczynski2 => ("kulczynski2", "(ef/F + ef/(ef + ep)) / 2", "Kulczynski's second coefficient."),
-            Measure::Barinel => ("barinel", "1 - ep / (ef + ep)", "Barinel's spectrum component (Abreu et al.)."),
-            Measure::Sbi => ("sbi", "ef / (ef + ep)", "Liblit's statistical bug isolation failure rate."),
-            Measure::Opt(_) => ("opt", "np + 2 if ef = F, else w (w = Ochiai unless opt-<w>)", "Single-fault-optimal transform (Landsberg et al.): lines run by all failing tests first, fewer passing runs first, then w."),
-            Measure::Wong1 => ("wong1", "ef", "Wong's first measure: how many failing tests ran the line."),
-            Measure::Wong2 => ("wong2", "ef - ep", "Wong's second measure."),
-            Measure::Wong3 => ("wong3", "ef - h, h = ep (ep ≤ 2), 2 + 0.1(ep - 2) (ep ≤ 10), 2.8 + 0.001(ep - 10)", "Wong's third measure: passing runs weigh less and less."),
-            Measure::Zoltar => ("zoltar", "ef / (F + ep + 10000 · nf · ep / ef)", "Zoltar (Gonzalez)."),
-            Measure::Gp13 => ("gp13", "ef · (1 + 1 / (2ep + ef))", "Found by genetic programming (Yoo); single-fault optimal."),
-            Measure::Ample => ("ample", "|ef/F - ep/P|", "AMPLE (Dallmeier et al.)."),
-            Measure::RussellRao => ("russell-rao", "ef / (F + P)", "Russell and Rao."),
-            Measure::SorensenDice => ("sorensen-dice", "2ef / (2ef + ep + nf)", "Sørensen-Dice coefficient."),
-            Measure::Anderberg => ("anderberg", "ef / (ef + 2(ep + nf))", "Anderberg."),
-            Measure::M2 => ("m2", "ef / (ef + np + 2(nf + ep))", "M2 (Everitt)."),
-            Measure::BlockRank => ("blockrank", "propagated failure correlation of edge profiles along the control-flow graph", "BlockRank: ranks basic blocks by how failing runs' branch frequencies differ from passing runs', robust to coincidental correctness and crashes."),
-            Measure::Fusion => ("fusion", "Ochiai + cores(l)/C + diagnoses(l)/D from the stored diagnosis (C failing tests with a core, D diagnoses)", "Spectrum plus formula evidence: lines in the failing tests' unsatisfiable cores and in the diagnoses of `faultlens diagnose` (SAT-TAR's idea); needs a stored diagnosis."),
+            Formula::Tarantula => ("tarantula", "(ef/F) / (ef/F + ep/P); confidence max(ef/F, ep/P) breaks ties", "Jones & Harrold's visual measure: share of failing runs against share of passing runs."),
+            Formula::Ochiai => ("ochiai", "ef / sqrt(F · (ef + ep))", "Cosine similarity between a line's coverage and the failures; the default, strong in studies of C programs."),
+            Formula::Jaccard => ("jaccard", "ef / (F + ep)", "Overlap of the line's runs with the failing runs."),
+            Formula::DStar(_) => ("dstar", "ef^* / (ep + nf), * = 2 by default; x/0 = +inf", "Wong et al.'s D*: strongly rewards lines run by failing tests."),
+            Formula::Naish1 => ("naish1", "-1 if nf > 0, else np", "Naish's optimal measure for single faults: only lines run by every failing test score."),
+            Formula::Op2 => ("op2", "ef - ep / (P + 1)", "Naish's Op2 (the sfo paper's Naish-I): single-fault optimal, ties broken by fewer passing runs."),
+            Formula::Kulczynski1 => ("kulczynski1", "ef / (nf + ep); x/0 = +inf", "Kulczynski's first coefficient."),
+            Formula::Kulczynski2 => ("kulczynski2", "(ef/F + ef/(ef + ep)) / 2", "Kulczynski's second coefficient."),
+            Formula::Barinel => ("barinel", "1 - ep / (ef + ep)", "Barinel's spectrum component (Abreu et al.)."),
+            Formula::Sbi => ("sbi", "ef / (ef + ep)", "Liblit's statistical bug isolation failure rate."),
+            Formula::Opt(_) => ("opt", "np + 2 if ef = F, else w (w = Ochiai unless opt-<w>)", "Single-fault-optimal transform (Landsberg et al.): lines run by all failing tests first, fewer passing runs first, then w."),
+            Formula::Wong1 => ("wong1", "ef", "Wong's first measure: how many failing tests ran the line."),
+            Formula::Wong2 => ("wong2", "ef - ep", "Wong's second measure."),
+            Formula::Wong3 => ("wong3", "ef - h, h = ep (ep ≤ 2), 2 + 0.1(ep - 2) (ep ≤ 10), 2.8 + 0.001(ep - 10)", "Wong's third measure: passing runs weigh less and less."),
+            Formula::Zoltar => ("zoltar", "ef / (F + ep + 10000 · nf · ep / ef)", "Zoltar (Gonzalez)."),
+            Formula::Gp13 => ("gp13", "ef · (1 + 1 / (2ep + ef))", "Found by genetic programming (Yoo); single-fault optimal."),
+            Formula::Ample => ("ample", "|ef/F - ep/P|", "AMPLE (Dallmeier et al.)."),
+            Formula::RussellRao => ("russell-rao", "ef / (F + P)", "Russell and Rao."),
+            Formula::SorensenDice => ("sorensen-dice", "2ef / (2ef + ep + nf)", "Sørensen-Dice coefficient."),
+            Formula::Anderberg => ("anderberg", "ef / (ef + 2(ep + nf))", "Anderberg."),
+            Formula::M2 => ("m2", "ef / (ef + np + 2(nf + ep))", "M2 (Everitt)."),
         };
         MeasureInfo {
             name,
@@ -247,13 +311,7 @@ impl Measure {
         }
     }
 
-    /// True when scores come from [`Measure::score`] (all but BlockRank and fusion).
-    pub fn is_spectrum(&self) -> bool {
-        !matches!(self, Measure::BlockRank | Measure::Fusion)
-    }
-
-    /// The score of one component. BlockRank and fusion have no spectrum
-    /// formula and score 0 here; their scores come from their own analyses.
+    /// The score of one component, from its counts alone.
     pub fn score(&self, c: &Counts) -> f64 {
         let ef = c.ef as f64;
         let ep = c.ep as f64;
@@ -262,42 +320,42 @@ impl Measure {
         let f = ef + nf;
         let p = ep + np;
         match self {
-            Measure::Tarantula => {
+            Formula::Tarantula => {
                 let fr = ratio(ef, f);
                 let pr = ratio(ep, p);
                 ratio(fr, fr + pr)
             }
-            Measure::Ochiai => ratio(ef, (f * (ef + ep)).sqrt()),
-            Measure::Jaccard => ratio(ef, f + ep),
-            Measure::DStar(e) => ratio_inf(ef.powi(*e as i32), ep + nf),
-            Measure::Naish1 => {
+            Formula::Ochiai => ratio(ef, (f * (ef + ep)).sqrt()),
+            Formula::Jaccard => ratio(ef, f + ep),
+            Formula::DStar(e) => ratio_inf(ef.powi(*e as i32), ep + nf),
+            Formula::Naish1 => {
                 if nf > 0.0 {
                     -1.0
                 } else {
                     np
                 }
             }
-            Measure::Op2 => ef - ep / (p + 1.0),
-            Measure::Kulczynski1 => ratio_inf(ef, nf + ep),
-            Measure::Kulczynski2 => (ratio(ef, f) + ratio(ef, ef + ep)) / 2.0,
-            Measure::Barinel => {
+            Formula::Op2 => ef - ep / (p + 1.0),
+            Formula::Kulczynski1 => ratio_inf(ef, nf + ep),
+            Formula::Kulczynski2 => (ratio(ef, f) + ratio(ef, ef + ep)) / 2.0,
+            Formula::Barinel => {
                 if ef + ep == 0.0 {
                     0.0
                 } else {
                     1.0 - ep / (ef + ep)
                 }
             }
-            Measure::Sbi => ratio(ef, ef + ep),
-            Measure::Opt(base) => {
+            Formula::Sbi => ratio(ef, ef + ep),
+            Formula::Opt(base) => {
                 if c.ef == c.failed() && c.ef > 0 {
                     np + 2.0
                 } else {
                     base.measure().score(c)
                 }
             }
-            Measure::Wong1 => ef,
-            Measure::Wong2 => ef - ep,
-            Measure::Wong3 => {
+            Formula::Wong1 => ef,
+            Formula::Wong2 => ef - ep,
+            Formula::Wong3 => {
                 let h = if ep <= 2.0 {
                     ep
                 } else if ep <= 10.0 {
@@ -307,20 +365,19 @@ impl Measure {
                 };
                 ef - h
             }
-            Measure::Zoltar => {
+            Formula::Zoltar => {
                 if ef == 0.0 {
                     0.0
                 } else {
                     ef / (f + ep + 10000.0 * nf * ep / ef)
                 }
             }
-            Measure::Gp13 => ef * (1.0 + ratio(1.0, 2.0 * ep + ef)),
-            Measure::Ample => (ratio(ef, f) - ratio(ep, p)).abs(),
-            Measure::RussellRao => ratio(ef, f + p),
-            Measure::SorensenDice => ratio(2.0 * ef, 2.0 * ef + ep + nf),
-            Measure::Anderberg => ratio(ef, ef + 2.0 * (ep + nf)),
-            Measure::M2 => ratio(ef, ef + np + 2.0 * (nf + ep)),
-            Measure::BlockRank | Measure::Fusion => 0.0,
+            Formula::Gp13 => ef * (1.0 + ratio(1.0, 2.0 * ep + ef)),
+            Formula::Ample => (ratio(ef, f) - ratio(ep, p)).abs(),
+            Formula::RussellRao => ratio(ef, f + p),
+            Formula::SorensenDice => ratio(2.0 * ef, 2.0 * ef + ep + nf),
+            Formula::Anderberg => ratio(ef, ef + 2.0 * (ep + nf)),
+            Formula::M2 => ratio(ef, ef + np + 2.0 * (nf + ep)),
         }
     }
 
@@ -328,7 +385,7 @@ impl Measure {
     /// measure defines one: Tarantula's confidence `max(ef/F, ep/P)`.
     pub fn confidence(&self, c: &Counts) -> Option<f64> {
         match self {
-            Measure::Tarantula => Some(
+            Formula::Tarantula => Some(
                 ratio(c.ef as f64, c.failed() as f64).max(ratio(c.ep as f64, c.passed() as f64)),
             ),
             _ => None,
@@ -384,7 +441,7 @@ mod tests {
 
     #[test]
     fn op2_reproduces_the_sfo_papers_minmax_numbers() {
-        let scores: Vec<f64> = minmax().iter().map(|c| Measure::Op2.score(c)).collect();
+        let scores: Vec<f64> = minmax().iter().map(|c| Formula::Op2.score(c)).collect();
         let expected = [2.125, -0.375, 0.75, 2.875, 0.625];
         for (s, e) in scores.iter().zip(expected) {
             assert!(close(*s, e), "{scores:?}");
@@ -395,29 +452,29 @@ mod tests {
     fn hand_computed_values_on_one_spectrum() {
         // ef=3, nf=1, ep=2, np=6: F=4, P=8.
         let c = Counts::new(3, 1, 2, 6);
-        let cases: &[(Measure, f64)] = &[
-            (Measure::Tarantula, 0.75 / (0.75 + 0.25)),
-            (Measure::Ochiai, 3.0 / (4.0f64 * 5.0).sqrt()),
-            (Measure::Jaccard, 3.0 / 6.0),
-            (Measure::DStar(2), 9.0 / 3.0),
-            (Measure::DStar(3), 27.0 / 3.0),
-            (Measure::Naish1, -1.0),
-            (Measure::Op2, 3.0 - 2.0 / 9.0),
-            (Measure::Kulczynski1, 3.0 / 3.0),
-            (Measure::Kulczynski2, (0.75 + 0.6) / 2.0),
-            (Measure::Barinel, 1.0 - 2.0 / 5.0),
-            (Measure::Sbi, 3.0 / 5.0),
-            (Measure::Opt(BoundedBase::Ochiai), 3.0 / 20.0f64.sqrt()),
-            (Measure::Wong1, 3.0),
-            (Measure::Wong2, 1.0),
-            (Measure::Wong3, 1.0),
-            (Measure::Zoltar, 3.0 / (4.0 + 2.0 + 10000.0 * 2.0 / 3.0)),
-            (Measure::Gp13, 3.0 * (1.0 + 1.0 / 7.0)),
-            (Measure::Ample, 0.5),
-            (Measure::RussellRao, 3.0 / 12.0),
-            (Measure::SorensenDice, 6.0 / 9.0),
-            (Measure::Anderberg, 3.0 / 9.0),
-            (Measure::M2, 3.0 / (3.0 + 6.0 + 6.0)),
+        let cases: &[(Formula, f64)] = &[
+            (Formula::Tarantula, 0.75 / (0.75 + 0.25)),
+            (Formula::Ochiai, 3.0 / (4.0f64 * 5.0).sqrt()),
+            (Formula::Jaccard, 3.0 / 6.0),
+            (Formula::DStar(2), 9.0 / 3.0),
+            (Formula::DStar(3), 27.0 / 3.0),
+            (Formula::Naish1, -1.0),
+            (Formula::Op2, 3.0 - 2.0 / 9.0),
+            (Formula::Kulczynski1, 3.0 / 3.0),
+            (Formula::Kulczynski2, (0.75 + 0.6) / 2.0),
+            (Formula::Barinel, 1.0 - 2.0 / 5.0),
+            (Formula::Sbi, 3.0 / 5.0),
+            (Formula::Opt(BoundedBase::Ochiai), 3.0 / 20.0f64.sqrt()),
+            (Formula::Wong1, 3.0),
+            (Formula::Wong2, 1.0),
+            (Formula::Wong3, 1.0),
+            (Formula::Zoltar, 3.0 / (4.0 + 2.0 + 10000.0 * 2.0 / 3.0)),
+            (Formula::Gp13, 3.0 * (1.0 + 1.0 / 7.0)),
+            (Formula::Ample, 0.5),
+            (Formula::RussellRao, 3.0 / 12.0),
+            (Formula::SorensenDice, 6.0 / 9.0),
+            (Formula::Anderberg, 3.0 / 9.0),
+            (Formula::M2, 3.0 / (3.0 + 6.0 + 6.0)),
         ];
         for (m, expected) in cases {
             let got = m.score(&c);
@@ -427,7 +484,7 @@ mod tests {
                 m.name()
             );
         }
-        assert!(close(Measure::Tarantula.confidence(&c).unwrap(), 0.75));
+        assert!(close(Formula::Tarantula.confidence(&c).unwrap(), 0.75));
     }
 
     #[test]
@@ -438,9 +495,9 @@ mod tests {
             assert!(!s.is_nan(), "{} is NaN on a line no test ran", m.name());
         }
         let only_failing = Counts::new(2, 0, 0, 3);
-        assert_eq!(Measure::DStar(2).score(&only_failing), f64::INFINITY);
-        assert_eq!(Measure::Kulczynski1.score(&only_failing), f64::INFINITY);
-        assert_eq!(Measure::Opt(BoundedBase::Ochiai).score(&only_failing), 5.0);
+        assert_eq!(Formula::DStar(2).score(&only_failing), f64::INFINITY);
+        assert_eq!(Formula::Kulczynski1.score(&only_failing), f64::INFINITY);
+        assert_eq!(Formula::Opt(BoundedBase::Ochiai).score(&only_failing), 5.0);
         // No tests at all.
         let empty = Counts::default();
         for m in ALL {
@@ -451,15 +508,22 @@ mod tests {
     #[test]
     fn every_name_parses_back_to_its_measure() {
         for m in ALL {
-            assert_eq!(Measure::parse(&m.name()).unwrap(), *m);
+            assert_eq!(Formula::parse(&m.name()).unwrap(), *m);
         }
-        assert_eq!(Measure::parse("DStar3").unwrap(), Measure::DStar(3));
-        assert_eq!(Measure::parse("naish-i").unwrap(), Measure::Op2);
+        assert_eq!(Formula::parse("DStar3").unwrap(), Formula::DStar(3));
+        assert_eq!(Formula::parse("naish-i").unwrap(), Formula::Op2);
         assert_eq!(
-            Measure::parse("opt-tarantula").unwrap(),
-            Measure::Opt(BoundedBase::Tarantula)
+            Formula::parse("opt-tarantula").unwrap(),
+            Formula::Opt(BoundedBase::Tarantula)
         );
-        let err = Measure::parse("ochia").unwrap_err();
+        assert_eq!(Ranker::parse("BlockRank").unwrap(), Ranker::BlockRank);
+        assert_eq!(Ranker::parse("fusion").unwrap(), Ranker::Fusion);
+        assert_eq!(
+            Ranker::parse("dstar").unwrap(),
+            Ranker::Formula(Formula::DStar(2))
+        );
+        assert!(Formula::parse("blockrank").is_err());
+        let err = Formula::parse("ochia").unwrap_err();
         assert!(
             err.contains("unknown measure") && err.contains("ochiai"),
             "{err}"
@@ -487,7 +551,7 @@ mod single_fault_optimality {
         /// test, fewer passing runs rank higher.
         #[test]
         fn opt_op2_and_naish1_are_single_fault_optimal((a, b) in pair()) {
-            for m in [Measure::Opt(BoundedBase::Ochiai), Measure::Opt(BoundedBase::Tarantula), Measure::Op2, Measure::Naish1] {
+            for m in [Formula::Opt(BoundedBase::Ochiai), Formula::Opt(BoundedBase::Tarantula), Formula::Op2, Formula::Naish1] {
                 let all_failing = |c: &Counts| c.ef == c.failed();
                 if all_failing(&a) && !all_failing(&b) {
                     prop_assert!(m.score(&a) > m.score(&b), "{}: {a:?} vs {b:?}", m.name());

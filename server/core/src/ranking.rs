@@ -5,7 +5,7 @@
 //! average. A developer reading top-down may have to read the whole group, so
 //! the average is the honest headline figure.
 
-use crate::measures::Measure;
+use crate::measures::Formula;
 use crate::spectra::Counts;
 use std::cmp::Ordering;
 
@@ -70,10 +70,10 @@ fn same_key(a: (f64, f64), b: (f64, f64)) -> bool {
 }
 
 /// Scores every component under a spectrum measure and ranks them.
-pub fn rank_counts(measure: Measure, counts: &[Counts]) -> Vec<Ranked> {
+pub fn rank_counts(measure: Formula, counts: &[Counts]) -> Vec<Ranked> {
     let scores: Vec<f64> = counts.iter().map(|c| measure.score(c)).collect();
     let confidence: Option<Vec<f64>> = match measure {
-        Measure::Tarantula => Some(
+        Formula::Tarantula => Some(
             counts
                 .iter()
                 .map(|c| measure.confidence(c).unwrap_or(0.0))
@@ -125,7 +125,7 @@ mod tests {
     fn tarantula_confidence_breaks_ties() {
         // Same Tarantula score (1.0) but different confidence.
         let counts = [Counts::new(1, 1, 0, 4), Counts::new(2, 0, 0, 4)];
-        let ranked = rank_counts(Measure::Tarantula, &counts);
+        let ranked = rank_counts(Formula::Tarantula, &counts);
         assert_eq!(ranked[0].component, 1);
         assert_eq!(ranked[0].rank.worst, 1);
         assert_eq!(ranked[0].confidence, Some(1.0));

@@ -242,9 +242,9 @@ const SUSPECT_LINES: usize = 40;
 
 /// The top [`SUSPECT_LINES`] lines by Ochiai, ties in file and line order.
 fn spectrum_top_lines(results: &RunResults) -> Vec<(String, u32)> {
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::Formula;
     let spectra = faultlens_core::spectra::Spectra::from_results(results, false);
-    faultlens_core::ranking::rank_counts(Measure::Ochiai, &spectra.counts)
+    faultlens_core::ranking::rank_counts(Formula::Ochiai, &spectra.counts)
         .into_iter()
         .filter(|r| r.score > 0.0)
         .take(SUSPECT_LINES)

@@ -5,7 +5,7 @@
 
 mod common;
 
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_core::sources::SourceTexts;
 use faultlens_diagnose::{diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions};
 use faultlens_pipeline::Project;
@@ -27,7 +27,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
     // Before any diagnosis, fusion says what to do.
     let err = Analysis::compute(
         Arc::new(results.clone()),
-        Measure::Fusion,
+        Ranker::Fusion,
         false,
         &SourceTexts::default(),
         None,
@@ -63,7 +63,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
 
     let analysis = Analysis::compute(
         Arc::new(results),
-        Measure::Fusion,
+        Ranker::Fusion,
         false,
         &SourceTexts::default(),
         store::read_report(&root).unwrap().as_ref(),

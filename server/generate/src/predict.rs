@@ -4,14 +4,14 @@
 
 use crate::run::{Line, Run};
 use faultlens_core::bitset::BitSet;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Formula;
 use faultlens_core::ranking::{rank_counts, Rank};
 use faultlens_core::results::Verdict as CoreVerdict;
 use faultlens_core::spectra::CoverageMatrix;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Rank of every line any run executed.
-pub fn ranking(data: &[Run], measure: Measure) -> BTreeMap<Line, Rank> {
+pub fn ranking(data: &[Run], measure: Formula) -> BTreeMap<Line, Rank> {
     let lines: Vec<Line> = data
         .iter()
         .flat_map(|r| r.coverage.iter().cloned())
@@ -69,11 +69,11 @@ mod tests {
     #[test]
     fn a_passing_run_breaks_a_tie() {
         let before = vec![run(&[1, 2, 3], true), run(&[1], false)];
-        let r = ranking(&before, Measure::Ochiai);
+        let r = ranking(&before, Formula::Ochiai);
         assert_eq!(r[&("m.c".to_string(), 2)].average, 1.5);
         let mut after = before.clone();
         after.push(run(&[1, 2], false));
-        let r = ranking(&after, Measure::Ochiai);
+        let r = ranking(&after, Formula::Ochiai);
         assert_eq!(r[&("m.c".to_string(), 3)].average, 1.0);
         assert_eq!(top(&r, 1).len(), 1);
     }

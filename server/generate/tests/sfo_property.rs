@@ -6,7 +6,7 @@
 
 mod common;
 use common::fixture;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Formula;
 use faultlens_generate::domain::Domain;
 use faultlens_generate::session::project_runs;
 use faultlens_generate::strategy::{common_to_failures, sfo, sfo_p};
@@ -110,11 +110,11 @@ fn sfo_p_puts_the_fault_first_in_the_predicted_ranking() {
         let (initial, _) = project_runs(&project, &harness).unwrap();
         let mut data: Vec<Run> = initial.into_iter().map(|(_, r)| r).collect();
         let fault = (case.fault.0.to_string(), case.fault.1);
-        let before = predict::ranking(&data, Measure::Ochiai)[&fault];
+        let before = predict::ranking(&data, Formula::Ochiai)[&fault];
         let domain = Domain::from_sources(texts.iter().map(String::as_str));
         let mut ex = Enumerator::new(&harness, vec![], domain, Bounds::default());
         sfo_p(&mut ex, &mut data, 20, &mut |_, _| true);
-        let ranking = predict::ranking(&data, Measure::Ochiai);
+        let ranking = predict::ranking(&data, Formula::Ochiai);
         let after = ranking[&fault];
         if std::env::var("SHOW").is_ok() {
             for (l, r) in predict::top(&ranking, 12) {
@@ -192,7 +192,7 @@ fn the_solver_explorer_gives_single_fault_optimal_data_too() {
         );
         sfo_p(&mut ex, &mut data, 20, &mut |_, _| true);
         let fault = (case.fault.0.to_string(), case.fault.1);
-        let rank = predict::ranking(&data, Measure::Ochiai)[&fault];
+        let rank = predict::ranking(&data, Formula::Ochiai)[&fault];
         eprintln!(
             "{}: solver: {} runs in the data, {} solver calls ({:?}), {} paths encoded ({:?}), {} mismatches; fault rank {}",
             case.fixture,

@@ -8,7 +8,7 @@ use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::server::{job_failed, Backend};
 use crate::state::UNTRUSTED;
 use crate::{ranking, run};
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{MessageType, Uri};
@@ -117,7 +117,7 @@ impl Backend {
         };
         let measure = match params.get("measure") {
             None | Some(Value::Null) => measure,
-            Some(Value::String(name)) => Measure::parse(name).map_err(Error::invalid_params)?,
+            Some(Value::String(name)) => Ranker::parse(name).map_err(Error::invalid_params)?,
             Some(other) => {
                 return Err(Error::invalid_params(format!(
                     "measure must be a string, got {other}"

@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::{
 pub const README_URL: &str = "https://github.com/faultlens/faultlens/blob/main/README.md";
 
 /// Where the README explains a measure.
-pub fn measure_doc(measure: &faultlens_core::measures::Measure) -> Option<Uri> {
+pub fn measure_doc(measure: &faultlens_core::measures::Ranker) -> Option<Uri> {
     format!("{README_URL}#{}", measure.info().name).parse().ok()
 }
 
@@ -164,7 +164,7 @@ mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE as TEXT};
     use crate::tracking::{Edit, LineTracker};
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::Formula;
     use std::path::Path;
 
     fn view<'a>(
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_faulty_line_gets_a_warning_a_person_can_read() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let diags = for_file(&loc, &view(&loc, None, TEXT), 10);
         assert_eq!(diags.len(), 5);
         let d = &diags[0];
@@ -222,13 +222,13 @@ mod tests {
 
     #[test]
     fn top_n_limits_the_list() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         assert_eq!(for_file(&loc, &view(&loc, None, TEXT), 1).len(), 1);
     }
 
     #[test]
     fn edits_move_and_stale_the_diagnostics() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let mut tracker = LineTracker::new(loc.results.files[0].lines.iter().map(|l| l - 1));
         // Two comment lines inserted at the top; then line 4 (baseline 3, "int s = 0;") edited.
         tracker.apply(&Edit {

@@ -60,7 +60,7 @@ pub fn tie_lenses(loc: &Localization, view: &FileView, has_diagnosis: bool) -> V
 mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE};
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::Formula;
     use std::path::Path;
 
     fn view(loc: &Localization) -> FileView<'static> {
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn a_line_first_alone_gets_no_lens() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         assert!(top_tie(&loc).is_empty());
         assert!(tie_lenses(&loc, &view(&loc), false).is_empty());
     }
@@ -86,7 +86,7 @@ mod tests {
         // reverse), lines 4 and 6 tie at the top.
         let mut tied = results();
         tied.tests.truncate(3);
-        let loc = Localization::new(tied, Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(tied, Formula::Ochiai, Path::new("/project"));
         let lines: Vec<u32> = top_tie(&loc).iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![4, 6]);
         let lenses = tie_lenses(&loc, &view(&loc), false);
@@ -119,7 +119,7 @@ mod tests {
     fn other_files_get_no_tie_lens() {
         let mut tied = results();
         tied.tests.truncate(3);
-        let loc = Localization::new(tied, Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(tied, Formula::Ochiai, Path::new("/project"));
         let mut other = view(&loc);
         other.file = 1;
         assert!(tie_lenses(&loc, &other, false).is_empty());

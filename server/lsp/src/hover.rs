@@ -61,7 +61,11 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
     }
     md.push_str("| measure | score |\n|---|---:|\n");
     for measure in ALL {
-        let mark = if *measure == loc.measure { " ◀" } else { "" };
+        let mark = if faultlens_core::measures::Ranker::Formula(*measure) == loc.measure {
+            " ◀"
+        } else {
+            ""
+        };
         let _ = writeln!(
             md,
             "| {}{} | {} |",
@@ -70,7 +74,7 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
             format_score_precise(measure.score(&c))
         );
     }
-    if !loc.measure.is_spectrum() {
+    if loc.measure.formula().is_none() {
         let _ = writeln!(
             md,
             "| {} ◀ | {} |",
@@ -145,7 +149,7 @@ fn blockrank_section(md: &mut String, block: &BlockDetail) {
 mod tests {
     use super::*;
     use crate::localization::fixtures::results;
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::{Formula, Ranker};
     use std::path::Path;
 
     #[test]
@@ -157,7 +161,7 @@ mod tests {
             crate::localization::fixtures::SOURCE,
         )
         .unwrap();
-        let loc = crate::reload::rank(results(), Measure::BlockRank, dir.path()).unwrap();
+        let loc = crate::reload::rank(results(), Ranker::BlockRank, dir.path()).unwrap();
         let entry = loc.entry(0, 6).unwrap();
         let md = markdown(&loc, &entry, false);
         assert!(md.contains("BlockRank ◀"), "{md}");
@@ -169,13 +173,13 @@ mod tests {
         assert!(md.contains("| edge | Pf | Pp | D = Pf − Pp |"), "{md}");
         assert!(md.contains("| in: "), "{md}");
         // Spectrum measures show no block.
-        let ochiai = Localization::new(results(), Measure::Ochiai, dir.path());
+        let ochiai = Localization::new(results(), Formula::Ochiai, dir.path());
         assert!(!markdown(&ochiai, &ochiai.entry(0, 6).unwrap(), false).contains("**BlockRank**"));
     }
 
     #[test]
     fn carries_spectrum_every_measure_ties_and_tests() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let md = markdown(&loc, &loc.entry(0, 6).unwrap(), false);
         assert!(
             md.contains("#1 of 5 suspicious lines · Ochiai **0.82**"),

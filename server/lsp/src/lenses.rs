@@ -68,12 +68,12 @@ pub fn for_file(loc: &Localization, view: &FileView, top_n: usize, trusted: bool
 mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE};
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::Formula;
     use std::path::Path;
 
     #[test]
     fn a_file_lens_and_one_per_top_line() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let view = FileView {
             file: 0,
             uri: loc.uri_of("src/sum.c").unwrap(),
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn files_without_results_get_no_lenses() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let view = FileView {
             file: 1,
             uri: loc.uri_of("tests/driver.c").unwrap(),

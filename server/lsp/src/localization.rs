@@ -2,8 +2,8 @@
 //! `RunResults` under one measure, with lookups by file and line.
 
 use faultlens_blockrank::{BlockDetail, LineScores};
-use faultlens_core::measures::Measure;
-use faultlens_core::ranking::{rank_counts, Ranked};
+use faultlens_core::measures::{Formula, Ranker};
+use faultlens_core::ranking::Ranked;
 use faultlens_core::results::{RunResults, TestRecord, Verdict};
 use faultlens_core::spectra::{Counts, Spectra};
 use faultlens_report::Analysis;
@@ -16,7 +16,7 @@ use tower_lsp_server::ls_types::Uri;
 #[derive(Debug)]
 pub struct Localization {
     pub results: Arc<RunResults>,
-    pub measure: Measure,
+    pub measure: Ranker,
     /// Workspace root the results' relative paths hang off.
     pub root: PathBuf,
     pub spectra: Spectra,
@@ -52,13 +52,10 @@ impl Entry<'_> {
 }
 
 impl Localization {
-    /// Ranks under a spectrum measure (BlockRank needs the files' text:
-    /// see `reload::rank`).
-    pub fn new(results: impl Into<Arc<RunResults>>, measure: Measure, root: &Path) -> Localization {
-        let results = results.into();
-        let spectra = Spectra::from_results(&results, false);
-        let ranking = rank_counts(measure, &spectra.counts);
-        Localization::from_parts(results, measure, root, spectra, ranking, None)
+    /// Ranks under a spectrum formula (the other rankers need the files'
+    /// text or the diagnosis: see `reload::rank`).
+    pub fn new(results: impl Into<Arc<RunResults>>, formula: Formula, root: &Path) -> Localization {
+        Localization::from_analysis(Analysis::by_formula(results.into(), formula, false), root)
     }
 
     /// The editor's view of an analysis computed by `faultlens_report`
@@ -76,7 +73,7 @@ impl Localization {
 
     fn from_parts(
         results: Arc<RunResults>,
-        measure: Measure,
+        measure: Ranker,
         root: &Path,
         spectra: Spectra,
         ranking: Vec<Ranked>,
@@ -294,7 +291,7 @@ mod tests {
 
     #[test]
     fn ranks_the_line_every_failing_test_ran_first() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let first = loc.suspicious_entries().next().unwrap();
         assert_eq!((first.file, first.line), (0, 6));
         assert_eq!(first.counts, Counts::new(2, 0, 1, 2));
@@ -315,7 +312,7 @@ mod tests {
 
     #[test]
     fn top_keeps_whole_tie_groups() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         // Ochiai: line 6 (0.82), line 4 (0.71), lines 3 and 8 tied (0.63,
         // ranks 3–4), line 5 (0.5). The top 3 includes the whole tie group.
         let top: Vec<u32> = loc.top(3).map(|e| e.line).collect();
@@ -335,7 +332,7 @@ mod tests {
 
     #[test]
     fn uris_hang_off_the_root() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         assert_eq!(
             loc.uri_of("src/sum.c").unwrap().as_str(),
             "file:///project/src/sum.c"

@@ -2,13 +2,13 @@
 //! the same code (`faultlens_report`) so the two never drift apart.
 
 use crate::localization::Localization;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_report::Analysis;
 use serde_json::Value;
 use std::sync::Arc;
 
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
-pub fn ranking_json(loc: &Localization, measure: Measure) -> Result<Value, String> {
+pub fn ranking_json(loc: &Localization, measure: Ranker) -> Result<Value, String> {
     let sources = faultlens_pipeline::store::read_sources(&loc.root, &loc.results);
     let diagnosis = crate::reload::diagnosis_for(measure, &loc.root)?;
     let analysis = Analysis::compute(

@@ -5,7 +5,7 @@
 use crate::diagnoses::Diagnoses;
 use crate::localization::Localization;
 use crate::state::FileSignature;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::digest;
 use faultlens_pipeline::store;
@@ -66,18 +66,19 @@ pub fn signature(path: &Path) -> Option<FileSignature> {
     })
 }
 
-/// Ranks results under any measure, reading the files' text from `root`
-/// when the measure needs it (BlockRank builds control-flow graphs).
+/// Ranks results under any ranker, reading the files' text from `root`
+/// when it needs it (BlockRank builds control-flow graphs) and the stored
+/// diagnosis for fusion: the CLI's `Analysis::compute`, fed from disk.
 pub fn rank(
     results: impl Into<Arc<RunResults>>,
-    measure: Measure,
+    measure: Ranker,
     root: &Path,
 ) -> Result<Localization, String> {
     let results = results.into();
-    if measure.is_spectrum() {
-        return Ok(Localization::new(results, measure, root));
-    }
-    let sources = store::read_sources(root, &results);
+    let sources = match measure {
+        Ranker::BlockRank => store::read_sources(root, &results),
+        _ => faultlens_core::sources::SourceTexts::default(),
+    };
     let diagnosis = diagnosis_for(measure, root)?;
     let analysis = Analysis::compute(results, measure, false, &sources, diagnosis.as_ref())?;
     Ok(Localization::from_analysis(analysis, root))
@@ -85,18 +86,18 @@ pub fn rank(
 
 /// The stored diagnosis when `measure` needs it (fusion), else `None`.
 pub fn diagnosis_for(
-    measure: Measure,
+    measure: Ranker,
     root: &Path,
 ) -> Result<Option<faultlens_core::diagnosis::DiagnosisReport>, String> {
     match measure {
-        Measure::Fusion => store::read_diagnosis(root).map_err(|e| e.to_string()),
+        Ranker::Fusion => store::read_diagnosis(root).map_err(|e| e.to_string()),
         _ => Ok(None),
     }
 }
 
 /// Reads and ranks `<root>/.faultlens/results.json` unless its signature
 /// equals `known`.
-pub fn load(root: &Path, measure: Measure, known: Option<FileSignature>) -> Loaded {
+pub fn load(root: &Path, measure: Ranker, known: Option<FileSignature>) -> Loaded {
     let path = store::results_path(root);
     let Some(sig) = signature(&path) else {
         return Loaded::Missing;
@@ -160,6 +161,7 @@ pub fn load_diagnosis(root: &Path, known: Option<FileSignature>) -> LoadedDiagno
 mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE};
+    use faultlens_core::measures::Formula;
 
     #[test]
     fn content_digests_decide_what_changed_since_the_run() {
@@ -172,13 +174,13 @@ mod tests {
         results.files[0].digest = Some(digest(SOURCE.as_bytes()));
         // Written long after the run, but the same content: unchanged.
         results.created_unix_ms = 1;
-        let loc = Localization::new(results.clone(), Measure::Ochiai, root);
+        let loc = Localization::new(results.clone(), Formula::Ochiai, root);
         assert!(changed_since(&loc, root).is_empty());
         std::fs::write(&path, format!("// edited\n{SOURCE}")).unwrap();
         assert_eq!(changed_since(&loc, root), HashSet::from([0]));
         // Without a digest, the modification time decides.
         results.files[0].digest = None;
-        let loc = Localization::new(results, Measure::Ochiai, root);
+        let loc = Localization::new(results, Formula::Ochiai, root);
         assert_eq!(changed_since(&loc, root), HashSet::from([0]));
     }
 

@@ -57,12 +57,12 @@ pub fn payload(loc: &Localization, views: &[FileView]) -> Value {
 mod tests {
     use super::*;
     use crate::localization::fixtures::results;
-    use faultlens_core::measures::Measure;
+    use faultlens_core::measures::Formula;
     use std::path::Path;
 
     #[test]
     fn every_suspicious_line_with_heat() {
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let view = FileView {
             file: 0,
             uri: loc.uri_of("src/sum.c").unwrap(),

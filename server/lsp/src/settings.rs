@@ -4,7 +4,7 @@
 //! A bad value never stops the server: it is reported (what is wrong, what
 //! was kept) and the previous value stays in force.
 
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::{Formula, Ranker};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// The measure lines are ranked by.
-    pub measure: Measure,
+    pub measure: Ranker,
     /// How many top-ranked lines get diagnostics and lenses (by best rank, so
     /// a tie group straddling the limit is shown whole).
     pub top_n: usize,
@@ -32,7 +32,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            measure: Measure::Ochiai,
+            measure: Ranker::Formula(Formula::Ochiai),
             top_n: 10,
             auto_run_on_save: false,
             timeout: None,
@@ -68,7 +68,7 @@ impl Settings {
             return problems;
         };
         if let Some(v) = object.get("measure") {
-            match v.as_str().map(Measure::parse) {
+            match v.as_str().map(Ranker::parse) {
                 Some(Ok(m)) => self.measure = m,
                 Some(Err(e)) => problems.push(format!("setting faultlens.measure: {e}")),
                 None => problems.push(format!(
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn defaults_match_the_contract() {
         let s = Settings::default();
-        assert_eq!(s.measure, Measure::Ochiai);
+        assert_eq!(s.measure, Ranker::Formula(Formula::Ochiai));
         assert_eq!(s.top_n, 10);
         assert!(!s.auto_run_on_save);
         assert_eq!(s.timeout, None);
@@ -196,7 +196,7 @@ mod tests {
         let mut s = Settings::default();
         let problems = s.apply(&json!({"measure": "DStar", "topN": 3, "autoRunOnSave": true, "timeoutSeconds": 2.5, "trusted": true}));
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(s.measure, Measure::DStar(2));
+        assert_eq!(s.measure, Ranker::Formula(Formula::DStar(2)));
         assert_eq!(s.top_n, 3);
         assert!(s.auto_run_on_save);
         assert_eq!(s.timeout, Some(Duration::from_millis(2500)));

@@ -14,7 +14,7 @@ use crate::placement::{FileView, NOT_IN_RESULTS};
 use crate::scores;
 use crate::settings::Settings;
 use crate::tracking::{Edit, LineTracker};
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_pipeline::CancelToken;
 use serde_json::{json, Value};
@@ -481,7 +481,7 @@ impl State {
 
     /// What a re-ranking needs, when the current measure differs from the
     /// ranking's.
-    pub fn rerank_job(&self) -> Option<(Arc<RunResults>, Measure, PathBuf)> {
+    pub fn rerank_job(&self) -> Option<(Arc<RunResults>, Ranker, PathBuf)> {
         let loc = self.localization.as_ref()?;
         (loc.measure != self.settings.measure).then(|| {
             (
@@ -858,6 +858,7 @@ pub fn root_from(
 mod tests {
     use super::*;
     use crate::localization::fixtures::{results, SOURCE};
+    use faultlens_core::measures::Formula;
     use tower_lsp_server::ls_types::Range;
 
     fn state_with_results() -> (State, Uri) {
@@ -865,7 +866,7 @@ mod tests {
             root: Some(PathBuf::from("/project")),
             ..State::default()
         };
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         state.install(loc, None, &HashMap::new());
         let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
         (state, uri)
@@ -991,7 +992,7 @@ mod tests {
         // Unsaved: a line added at the top and the faulty line edited.
         let unsaved = format!("// new\n{}", SOURCE.replace("s += a[i]", "s -= a[i]"));
         state.open(uri.clone(), unsaved, 3);
-        let loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         let mut disk = HashMap::new();
         disk.insert(uri.clone(), SOURCE.to_string());
         state.install(loc, None, &disk);
@@ -1031,7 +1032,7 @@ mod tests {
             root: Some(PathBuf::from("/project")),
             ..State::default()
         };
-        let mut loc = Localization::new(results(), Measure::Ochiai, Path::new("/project"));
+        let mut loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         loc.changed_on_disk.insert(0);
         state.install(loc, None, &HashMap::new());
         let p = state.publication(HashMap::new());
@@ -1071,11 +1072,11 @@ mod tests {
     #[test]
     fn a_new_measure_reranks() {
         let (mut state, _) = state_with_results();
-        state.settings.measure = Measure::DStar(2);
+        state.settings.measure = Ranker::Formula(Formula::DStar(2));
         state.rerank().unwrap();
         assert_eq!(
             state.localization.as_ref().unwrap().measure,
-            Measure::DStar(2)
+            Ranker::Formula(Formula::DStar(2))
         );
     }
 

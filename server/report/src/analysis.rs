@@ -3,17 +3,18 @@
 use faultlens_blockrank::LineScores;
 use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::fusion::FusionEvidence;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::{Formula, Ranker};
 use faultlens_core::ranking::{rank_counts, rank_scores, Ranked};
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::SourceTexts;
-use faultlens_core::spectra::{Component, Counts, Spectra};
+use faultlens_core::spectra::{Counts, Spectra};
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct Analysis {
     pub results: Arc<RunResults>,
-    pub measure: Measure,
+    /// How the lines were ranked.
+    pub measure: Ranker,
     pub spectra: Spectra,
     /// Every ranked component, best first.
     pub ranking: Vec<Ranked>,
@@ -32,102 +33,78 @@ pub struct Entry<'a> {
 }
 
 impl Analysis {
-    /// Ranks a run under any measure. BlockRank builds control-flow graphs
-    /// from `sources`; spectrum measures do not need them; fusion needs the
-    /// stored `diagnosis` (read by the caller, which owns the files).
+    /// Ranks a run under any ranker: the one entry point of every front
+    /// end. A formula scores each line from its counts; BlockRank builds
+    /// control-flow graphs from `sources`; fusion needs the stored
+    /// `diagnosis` (read by the caller, which owns the files).
     pub fn compute(
         results: Arc<RunResults>,
-        measure: Measure,
+        ranker: Ranker,
         include_test_code: bool,
         sources: &SourceTexts,
         diagnosis: Option<&DiagnosisReport>,
     ) -> Result<Analysis, String> {
-        if measure.is_spectrum() {
-            return Analysis::new(results, measure, include_test_code);
-        }
-        if measure == Measure::Fusion {
-            let report = diagnosis.ok_or(
-                "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first",
-            )?;
-            return Ok(Analysis::fusion(results, include_test_code, report));
-        }
-        let texts: Vec<Option<String>> = results
-            .files
-            .iter()
-            .map(|f| sources.text(&f.path).map(String::from))
-            .collect();
-        let scores = faultlens_blockrank::line_scores(&results, &texts)
-            .map_err(|e| format!("BlockRank: {e}"))?;
-        let mut analysis = Analysis::from_scores(results, measure, include_test_code, |c| {
-            scores
-                .score(c.file as usize, c.line)
-                .unwrap_or(scores.unmapped_score)
-        });
-        analysis.blockrank = Some(scores);
-        Ok(analysis)
-    }
-
-    /// Ranks a run under the fusion measure: Ochiai plus the formula
-    /// evidence of `diagnosis` (see `faultlens_core::fusion`).
-    pub fn fusion(
-        results: Arc<RunResults>,
-        include_test_code: bool,
-        diagnosis: &DiagnosisReport,
-    ) -> Analysis {
-        let evidence = FusionEvidence::from_report(diagnosis);
         let spectra = Spectra::from_results(&results, include_test_code);
-        let scores: Vec<f64> = spectra
-            .components
-            .iter()
-            .zip(&spectra.counts)
-            .map(|(c, counts)| evidence.score(&results.files[c.file as usize].path, c.line, counts))
-            .collect();
-        let ranking = rank_scores(&scores, None);
-        Analysis {
-            results,
-            measure: Measure::Fusion,
-            spectra,
-            ranking,
-            blockrank: None,
-        }
-    }
-
-    /// Ranks a run under a spectrum measure.
-    pub fn new(
-        results: Arc<RunResults>,
-        measure: Measure,
-        include_test_code: bool,
-    ) -> Result<Analysis, String> {
-        if !measure.is_spectrum() {
-            return Err(format!(
-                "{} is not a spectrum measure; its scores come from its own analysis",
-                measure.title()
-            ));
-        }
-        let spectra = Spectra::from_results(&results, include_test_code);
-        let ranking = rank_counts(measure, &spectra.counts);
+        let (ranking, blockrank) = match ranker {
+            Ranker::Formula(formula) => {
+                return Ok(Analysis::by_formula(results, formula, include_test_code))
+            }
+            Ranker::Fusion => {
+                let report = diagnosis.ok_or(
+                    "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first",
+                )?;
+                let evidence = FusionEvidence::from_report(report);
+                let scores: Vec<f64> = spectra
+                    .components
+                    .iter()
+                    .zip(&spectra.counts)
+                    .map(|(c, counts)| {
+                        evidence.score(&results.files[c.file as usize].path, c.line, counts)
+                    })
+                    .collect();
+                (rank_scores(&scores, None), None)
+            }
+            Ranker::BlockRank => {
+                let texts: Vec<Option<String>> = results
+                    .files
+                    .iter()
+                    .map(|f| sources.text(&f.path).map(String::from))
+                    .collect();
+                let scores = faultlens_blockrank::line_scores(&results, &texts)
+                    .map_err(|e| format!("BlockRank: {e}"))?;
+                let line_scores: Vec<f64> = spectra
+                    .components
+                    .iter()
+                    .map(|c| {
+                        scores
+                            .score(c.file as usize, c.line)
+                            .unwrap_or(scores.unmapped_score)
+                    })
+                    .collect();
+                (rank_scores(&line_scores, None), Some(scores))
+            }
+        };
         Ok(Analysis {
             results,
-            measure,
+            measure: ranker,
             spectra,
             ranking,
-            blockrank: None,
+            blockrank,
         })
     }
 
-    /// Ranks a run by scores computed elsewhere (BlockRank), one per component.
-    pub fn from_scores(
+    /// [`Analysis::compute`] for a formula, which cannot fail: it needs
+    /// neither sources nor a diagnosis.
+    pub fn by_formula(
         results: Arc<RunResults>,
-        measure: Measure,
+        formula: Formula,
         include_test_code: bool,
-        score: impl Fn(Component) -> f64,
     ) -> Analysis {
         let spectra = Spectra::from_results(&results, include_test_code);
-        let scores: Vec<f64> = spectra.components.iter().map(|c| score(*c)).collect();
-        let ranking = rank_scores(&scores, None);
+        let ranking = rank_counts(formula, &spectra.counts);
         Analysis {
             results,
-            measure,
+            measure: Ranker::Formula(formula),
             spectra,
             ranking,
             blockrank: None,

@@ -49,7 +49,7 @@ pub fn sarif(analysis: &Analysis, top: Option<usize>) -> Value {
         .chain(std::iter::once(analysis.measure.name()))
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
-        .filter_map(|name| faultlens_core::measures::Measure::parse(&name).ok())
+        .filter_map(|name| faultlens_core::measures::Ranker::parse(&name).ok())
         .map(|m| {
             let info = m.info();
             json!({

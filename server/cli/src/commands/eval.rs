@@ -6,10 +6,9 @@ use crate::output::outln;
 use anyhow::{anyhow, Context};
 use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
-use faultlens_core::measures::{Measure, ALL};
+use faultlens_core::measures::{Ranker, ALL};
 use faultlens_core::results::RunResults;
 use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
-use faultlens_report::Analysis;
 use serde::Deserialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -52,16 +51,19 @@ impl GroundTruth {
 /// One fixture's outcome under one measure.
 struct Score {
     fixture: String,
-    measure: Measure,
+    measure: Ranker,
     position: Option<FaultPosition>,
     /// Why the measure could not rank this fixture (fusion without a
     /// stored diagnosis); such scores are left out of the means.
     unavailable: Option<String>,
 }
 
-pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Result<ExitCode> {
-    let measures: Vec<Measure> = if chosen.is_empty() {
-        ALL.iter().copied().chain([Measure::BlockRank]).collect()
+pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Result<ExitCode> {
+    let measures: Vec<Ranker> = if chosen.is_empty() {
+        ALL.iter()
+            .map(|&f| Ranker::Formula(f))
+            .chain([Ranker::BlockRank])
+            .collect()
     } else {
         chosen.to_vec()
     };
@@ -99,23 +101,19 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Measure], as_json: bool) -> anyhow::Re
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         warn_unranked_faults(&name, &truth, &results);
         for &measure in &measures {
-            let analysis = if measure == Measure::Fusion {
-                match stored_diagnosis(dir) {
-                    Ok(report) => Analysis::fusion(results.clone(), false, &report),
-                    Err(reason) => {
-                        eprintln!("faultlens eval: {name}: fusion n/a: {reason}");
-                        scores.push(Score {
-                            fixture: name.clone(),
-                            measure,
-                            position: None,
-                            unavailable: Some(reason),
-                        });
-                        continue;
-                    }
+            if measure == Ranker::Fusion {
+                if let Err(reason) = stored_diagnosis(dir) {
+                    eprintln!("faultlens eval: {name}: fusion n/a: {reason}");
+                    scores.push(Score {
+                        fixture: name.clone(),
+                        measure,
+                        position: None,
+                        unavailable: Some(reason),
+                    });
+                    continue;
                 }
-            } else {
-                analyse(dir, results.clone(), measure, false, &sources)?
-            };
+            }
+            let analysis = analyse(dir, results.clone(), measure, false, &sources)?;
             let position = fault_position(&analysis.ranking, |i| {
                 let c = analysis.spectra.components[i];
                 truth.is_faulty(&results.files[c.file as usize].path, c.line)
@@ -246,7 +244,7 @@ struct Summary {
 
 const TOPS: [u32; 4] = [1, 3, 5, 10];
 
-fn summarize(measure: Measure, scores: &[Score]) -> Summary {
+fn summarize(measure: Ranker, scores: &[Score]) -> Summary {
     let all = scores.iter().filter(|s| s.measure == measure);
     let unavailable = all.clone().filter(|s| s.unavailable.is_some()).count();
     let mine: Vec<&Score> = all.filter(|s| s.unavailable.is_none()).collect();
@@ -263,7 +261,7 @@ fn summarize(measure: Measure, scores: &[Score]) -> Summary {
     }
 }
 
-fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
+fn summary_json(measure: Ranker, scores: &[Score]) -> serde_json::Value {
     let s = summarize(measure, scores);
     json!({
         "measure": measure.name(),
@@ -273,7 +271,7 @@ fn summary_json(measure: Measure, scores: &[Score]) -> serde_json::Value {
     })
 }
 
-fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize, usize)]) {
+fn print_text(measures: &[Ranker], scores: &[Score], fixtures: &[(String, usize, usize)]) {
     outln!(
         "{} fixture{}:",
         fixtures.len(),
@@ -322,7 +320,7 @@ fn print_text(measures: &[Measure], scores: &[Score], fixtures: &[(String, usize
         "top-10",
         "over"
     );
-    let mut rows: Vec<(Measure, Summary)> = measures
+    let mut rows: Vec<(Ranker, Summary)> = measures
         .iter()
         .map(|m| (*m, summarize(*m, scores)))
         .collect();

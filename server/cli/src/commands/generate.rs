@@ -10,7 +10,7 @@ use super::localize::{analyse, cancel_on_interrupt, localize_and_store};
 use super::root_or_cwd;
 use crate::output::outln;
 use anyhow::anyhow;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::{Formula, Ranker};
 use faultlens_core::ranking::Rank;
 use faultlens_core::results::{RunResults, Verdict as CoreVerdict};
 use faultlens_generate::predict;
@@ -34,7 +34,7 @@ pub fn run(
     path: Option<PathBuf>,
     strategy: &str,
     max: Option<usize>,
-    measure: Measure,
+    measure: Ranker,
     explorer: &str,
 ) -> anyhow::Result<ExitCode> {
     let strategy = Strategy::parse(strategy)
@@ -54,16 +54,19 @@ pub fn run(
     let mut opts = GenerateOptions::new(strategy);
     opts.max = max;
     opts.explorer = explorer;
+    // The model's coverage has no edge profiles or diagnosis: its rankings
+    // use the formula, Ochiai for BlockRank and fusion.
+    let formula = measure.formula().unwrap_or(Formula::Ochiai);
     outln!(
         "Generating tests with {} (ranks under {} on the model's coverage):",
         strategy.name(),
-        measure.name()
+        formula.name()
     );
     let mut round = 0;
     let generation = generate_project(&project, &opts, &mut |test, data: &[Run]| {
         round += 1;
-        let prior = predict::ranking(&data[..data.len() - 1], measure);
-        let now = predict::ranking(data, measure);
+        let prior = predict::ranking(&data[..data.len() - 1], formula);
+        let now = predict::ranking(data, formula);
         let predicted = match &test.run.verdict {
             Verdict::Pass => "passes".to_string(),
             Verdict::Fail { violation } => format!("fails: {violation}"),
@@ -138,7 +141,7 @@ pub fn run(
 fn real_ranks(
     project: &Project,
     results: RunResults,
-    measure: Measure,
+    measure: Ranker,
 ) -> anyhow::Result<BTreeMap<Line, Rank>> {
     let sources = store::read_sources(&project.root, &results);
     let analysis = analyse(&project.root, Arc::new(results), measure, false, &sources)?;

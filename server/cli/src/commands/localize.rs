@@ -5,7 +5,7 @@ use crate::output::outln;
 use crate::progress::Reporter;
 use crate::{Format, RankArgs};
 use anyhow::{anyhow, Context};
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::SourceTexts;
 use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
@@ -107,12 +107,12 @@ pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitC
 pub fn analyse(
     root: &Path,
     results: Arc<RunResults>,
-    measure: Measure,
+    measure: Ranker,
     include_test_code: bool,
     sources: &SourceTexts,
 ) -> anyhow::Result<Analysis> {
     let diagnosis = match measure {
-        Measure::Fusion => store::read_diagnosis(root)?,
+        Ranker::Fusion => store::read_diagnosis(root)?,
         _ => None,
     };
     Analysis::compute(
@@ -128,7 +128,7 @@ pub fn analyse(
 fn render(
     root: &Path,
     results: RunResults,
-    measure: Measure,
+    measure: Ranker,
     args: &RankArgs,
 ) -> anyhow::Result<ExitCode> {
     let failed = results.failed_count();

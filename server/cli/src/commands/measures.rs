@@ -1,16 +1,16 @@
 //! `faultlens measures`: the measures and their formulas.
 
 use crate::output::outln;
-use faultlens_core::measures::{Measure, ALL};
+use faultlens_core::measures::{Ranker, ALL};
 use std::process::ExitCode;
 
 pub fn run() -> anyhow::Result<ExitCode> {
-    // BlockRank and fusion are not in `ALL` (the spectrum formulas), so
-    // they are named here: every measure `--measure` accepts is listed.
+    // BlockRank and fusion are not formulas (`ALL`), so they are named
+    // here: every ranker `--measure` accepts is listed.
     let all = ALL
         .iter()
-        .copied()
-        .chain([Measure::BlockRank, Measure::Fusion]);
+        .map(|&f| Ranker::Formula(f))
+        .chain([Ranker::BlockRank, Ranker::Fusion]);
     for m in all {
         let info = m.info();
         outln!(

@@ -10,7 +10,7 @@
 
 use crate::{data_dir, shape, Rng, Target};
 use faultlens_core::diagnosis::DiagnosisReport;
-use faultlens_core::measures::Measure;
+use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::SourceTexts;
 use faultlens_pipeline::store;
@@ -112,7 +112,7 @@ fn use_results(results: RunResults) -> String {
     let results = Arc::new(results);
     let mut signature = String::from("results ok");
     for measure in ["ochiai", "tarantula", "dstar", "naish1", "blockrank"] {
-        let measure = Measure::parse(measure).expect("a known measure");
+        let measure = Ranker::parse(measure).expect("a known measure");
         match Analysis::compute(results.clone(), measure, true, &sources, None) {
             Ok(analysis) => {
                 for entry in analysis.entries() {
@@ -142,7 +142,14 @@ fn use_diagnosis(report: DiagnosisReport) -> String {
         let _ = faultlens_report::diagnosis::phrases::diagnosis_title(i, d, report.complete);
         let _ = faultlens_report::diagnosis::hint_label(&d.angelic);
     }
-    let analysis = Analysis::fusion(fixed().results.clone(), false, &report);
+    let analysis = Analysis::compute(
+        fixed().results.clone(),
+        Ranker::Fusion,
+        false,
+        &Default::default(),
+        Some(&report),
+    )
+    .expect("fusion with a diagnosis needs nothing else");
     for entry in analysis.entries() {
         assert!(!entry.ranked.score.is_nan(), "a NaN fusion score");
     }
