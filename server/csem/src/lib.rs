@@ -1,7 +1,8 @@
 //! faultlens-csem: a faithful model of a subset of C (LP64 x86-64, as gcc -O0
 //! builds it). Front end: the real preprocessor, tree-sitter-c, lowering to a
 //! typed IR whose every node keeps its source range. Back ends: a concrete
-//! interpreter (this crate) and, later, a bit-vector encoding.
+//! interpreter (`interp`) and the bit-vector encoding of test runs with
+//! health literals (`encode`, over `bv`).
 //!
 //! What is modelled and what is not: see `README.md` beside this crate.
 

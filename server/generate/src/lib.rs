@@ -1,4 +1,4 @@
-//! faultlens-generate: tests that sharpen the ranking (issue 8).
+//! faultlens-generate: tests that sharpen the ranking.
 //!
 //! A harness draws its inputs with `__VERIFIER_nondet_*()` and states its
 //! specification with `assert`. The strategies ([`strategy`]) decide which

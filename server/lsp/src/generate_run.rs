@@ -1,4 +1,4 @@
-//! Test generation in the background (`faultlens.generateTests`, issue 8):
+//! Test generation in the background (`faultlens.generateTests`):
 //! the same session the CLI's `faultlens generate` runs, on a blocking
 //! thread, one `$/progress` report per generated test. The client's cancel
 //! button (`window/workDoneProgress/cancel`) or a new localization stops it

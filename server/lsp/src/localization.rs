@@ -44,13 +44,6 @@ pub struct Entry<'a> {
     pub counts: Counts,
 }
 
-impl Entry<'_> {
-    /// The 0-based line the results name.
-    pub fn line0(&self) -> u32 {
-        self.line.saturating_sub(1)
-    }
-}
-
 impl Localization {
     /// Ranks under a spectrum formula (the other rankers need the files'
     /// text or the diagnosis: see `reload::rank`).

@@ -470,15 +470,6 @@ impl State {
         }
     }
 
-    /// Re-ranks the results in memory under the current measure (blocking;
-    /// the server does the work outside the lock, see `rerank_job`).
-    pub fn rerank(&mut self) -> Result<(), String> {
-        if let Some((results, measure, root)) = self.rerank_job() {
-            self.apply_rerank(crate::reload::rank(results, measure, &root)?);
-        }
-        Ok(())
-    }
-
     /// What a re-ranking needs, when the current measure differs from the
     /// ranking's.
     pub fn rerank_job(&self) -> Option<(Arc<RunResults>, Ranker, PathBuf)> {
@@ -1073,7 +1064,9 @@ mod tests {
     fn a_new_measure_reranks() {
         let (mut state, _) = state_with_results();
         state.settings.measure = Ranker::Formula(Formula::DStar(2));
-        state.rerank().unwrap();
+        let (results, measure, root) = state.rerank_job().expect("the measure changed");
+        state.apply_rerank(crate::reload::rank(results, measure, &root).unwrap());
+        assert!(state.rerank_job().is_none(), "ranked under the new measure");
         assert_eq!(
             state.localization.as_ref().unwrap().measure,
             Ranker::Formula(Formula::DStar(2))

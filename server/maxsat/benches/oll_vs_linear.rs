@@ -7,7 +7,7 @@
 //! literals. Soft: every health literal, weight 1 for logic, 10 for the
 //! components that drive an output (the "I/O statements"), plus 1 per
 //! consumer (a value weighs more the more it guards). This is the shape
-//! issue 7's diagnosis produces: many soft units, structured hard clauses.
+//! the diagnosis produces: many soft units, structured hard clauses.
 //!
 //! `cargo bench -p faultlens-maxsat --bench oll_vs_linear` prints, per size,
 //! the median wall time over the runs, SAT calls, cores and optimum of both

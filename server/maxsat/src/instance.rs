@@ -102,12 +102,6 @@ impl Instance {
         &self.soft
     }
 
-    /// The id of a soft literal, if it is one.
-    #[must_use]
-    pub fn soft_id(&self, lit: Lit) -> Option<SoftId> {
-        self.soft_index.get(&lit).copied()
-    }
-
     /// One more than the highest variable index used or declared.
     #[must_use]
     pub fn n_vars(&self) -> u32 {

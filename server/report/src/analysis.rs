@@ -137,14 +137,4 @@ impl Analysis {
     pub fn suspicious(&self) -> usize {
         self.spectra.counts.iter().filter(|c| c.ef > 0).count()
     }
-
-    /// Names of the failing tests that executed component `index`.
-    pub fn failing_tests_covering(&self, index: usize) -> Vec<&str> {
-        self.spectra
-            .tests_covering(index)
-            .map(|t| &self.results.tests[t])
-            .filter(|t| t.verdict == faultlens_core::results::Verdict::Fail)
-            .map(|t| t.name.as_str())
-            .collect()
-    }
 }

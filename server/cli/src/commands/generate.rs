@@ -1,4 +1,4 @@
-//! `faultlens generate`: tests that sharpen the ranking (issue 8).
+//! `faultlens generate`: tests that sharpen the ranking.
 //!
 //! Localizes with the project's tests, generates tests round by round in the
 //! C model (showing how each round moves the top lines, on the model's

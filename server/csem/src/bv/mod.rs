@@ -41,14 +41,6 @@ impl Cnf {
             .fold(0u64, |acc, (i, l)| acc | (u64::from(model.lit(*l)) << i))
     }
 
-    /// Fix `v` to `bits` with unit clauses.
-    pub fn bv_fix(&mut self, v: &Bv, bits: u64) {
-        for (i, l) in v.0.iter().enumerate() {
-            let b = i < 64 && (bits >> i) & 1 == 1;
-            self.clause(&[if b { *l } else { !*l }]);
-        }
-    }
-
     pub fn bv_not(&mut self, a: &Bv) -> Bv {
         Bv(a.0.iter().map(|l| !*l).collect())
     }

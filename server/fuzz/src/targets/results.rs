@@ -121,9 +121,6 @@ fn use_results(results: RunResults) -> String {
                 let _ = faultlens_report::table::table(&analysis, &sources, 10);
                 let _ = faultlens_report::json::ranking_json(&analysis, &sources, Some(20));
                 let _ = faultlens_report::sarif::sarif(&analysis, Some(10));
-                for i in 0..analysis.ranking.len().min(5) {
-                    let _ = analysis.failing_tests_covering(i);
-                }
             }
             Err(e) => signature.push_str(&format!("\n{}", shape(&e))),
         }

@@ -1,9 +1,13 @@
+//! Prints every io fixture's diagnosis in detail (statements, angelic
+//! values, cores, groups), for exploring the engine by hand:
+//! `cargo run --release -p faultlens-diagnose --example explore_fixtures`
+//! (`ONLY=mid-args,leap-year` to pick fixtures).
+
+#[path = "../tests/common/mod.rs"]
 mod common;
 use faultlens_diagnose::*;
 
-#[test]
-#[ignore]
-fn print_fixture_diagnoses() {
+fn main() {
     for dir in common::io_fixtures() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         if std::env::var("ONLY").is_ok_and(|o| !o.split(',').any(|x| x == name)) {
