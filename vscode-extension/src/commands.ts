@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { formatScore, rankLabel, shortText } from "./format";
-import { parseFailingTests, parseRanking, type FailingTest, type RankingResponse } from "./protocol";
+import { parseFailingTests, parseRanking, type FailingTest, type LspLocation, type RankingResponse } from "./protocol";
 import { warnUntrusted, workspaceRoot, type ServerConnection } from "./serverConnection";
 import { MEASURES, normalizeMeasure } from "./settings";
 
@@ -105,21 +105,9 @@ export async function showFailingTests(ctx: CommandContext): Promise<FailingTest
   return tests;
 }
 
-/** A failing test's location, as an LSP Location or as "path:line". */
-function locationOf(raw: unknown): { uri: string; line: number } | undefined {
-  if (typeof raw === "string") {
-    const m = /^(.*?):(\d+)/.exec(raw);
-    if (m === null) return undefined;
-    const root = workspaceRoot() ?? "";
-    return { uri: vscode.Uri.file(path.resolve(root, m[1])).toString(), line: Number(m[2]) - 1 };
-  }
-  if (typeof raw === "object" && raw !== null) {
-    const o = raw as { uri?: unknown; range?: { start?: { line?: unknown } }; line?: unknown };
-    if (typeof o.uri !== "string") return undefined;
-    const line = typeof o.range?.start?.line === "number" ? o.range.start.line : typeof o.line === "number" ? o.line : 0;
-    return { uri: o.uri, line };
-  }
-  return undefined;
+/** Where a failing test is defined, as a file URI and a 0-based line. */
+function locationOf(location: LspLocation | undefined): { uri: string; line: number } | undefined {
+  return location === undefined ? undefined : { uri: location.uri, line: location.range.start.line };
 }
 
 /** The whole ranking (the CLI's JSON shape) as a pick list; picking a line opens it. */
@@ -134,7 +122,7 @@ export async function showRanking(ctx: CommandContext): Promise<RankingResponse 
   const root = workspaceRoot() ?? "";
   const items = ranking.ranking.map((r) => ({
     label: `${rankLabel(r.rank)}  ${formatScore(r.score)}  ${r.file}:${r.line}`,
-    description: shortText(r.text, 60),
+    description: shortText(r.text ?? "", 60),
     detail: `run by ${r.ef} failing and ${r.ep} passing tests`,
     target: { uri: vscode.Uri.file(path.resolve(root, r.file)).toString(), line: r.line - 1 },
   }));

@@ -11,7 +11,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { parseScores, parseStatus, runsCode, type ScoresParams, type StatusParams } from "./protocol";
+import { parseScores, parseStatus, progressJob, runsCode, type ScoresParams, type StatusParams } from "./protocol";
 import { resolveServerPath } from "./serverPath";
 import { configurationChange, initializationOptions, readServerSettings, type ServerSettings } from "./settings";
 import type { ClientState, RunProgress } from "./statusModel";
@@ -24,8 +24,6 @@ export interface ConnectionEvents {
   progress(p: RunProgress | undefined): void;
 }
 
-/** The server names its runs' progress tokens "faultlens/run/<n>". */
-const RUN_PROGRESS_TOKEN = /^faultlens\/run\//;
 
 
 export function readSettings(): ServerSettings {
@@ -120,7 +118,7 @@ export class ServerConnection implements vscode.Disposable {
       middleware: {
         // Mirror a run's progress in the status bar item; VS Code's own progress display still gets it.
         handleWorkDoneProgress: (token, params, next) => {
-          if (typeof token === "string" && RUN_PROGRESS_TOKEN.test(token)) {
+          if (progressJob(token)?.kind === "run") {
             this.events.progress(params.kind === "end" ? undefined : { percentage: params.percentage, message: params.message });
           }
           next(token, params);

@@ -1,6 +1,45 @@
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
-import { parseFailingTests, parseRanking, parseScores, parseStatus, runsCode } from "../src/protocol";
+import { parseFailingTest, parseFailingTests, parseRanking, parseScores, parseStatus, progressJob, runsCode } from "../src/protocol";
+
+/** Every `<!-- example: Type -->` JSON block of editors/lsp-extensions.md, the protocol's document. */
+function documentedExamples(): { type: string; value: unknown }[] {
+  // Compiled to out/test/: the repository root is three levels up.
+  const doc = fs.readFileSync(path.join(__dirname, "..", "..", "..", "editors", "lsp-extensions.md"), "utf8");
+  const found: { type: string; value: unknown }[] = [];
+  const marker = /<!-- example: (\w+) -->\s*```json\n([\s\S]*?)```/g;
+  for (let m = marker.exec(doc); m !== null; m = marker.exec(doc)) {
+    found.push({ type: m[1], value: JSON.parse(m[2]) });
+  }
+  return found;
+}
+
+test("every documented server message parses back whole: protocol.ts declares every field", () => {
+  const parsers: Record<string, (raw: unknown) => unknown> = {
+    ScoresParams: parseScores,
+    StatusParams: parseStatus,
+    RankingDocument: parseRanking,
+    FailingTest: parseFailingTest,
+  };
+  const checked = new Set<string>();
+  for (const { type, value } of documentedExamples()) {
+    const parse = parsers[type];
+    if (parse === undefined) continue; // sent by the client, not parsed here
+    assert.deepStrictEqual(parse(value), value, `${type}: protocol.ts drops or changes a documented field`);
+    checked.add(type);
+  }
+  assert.deepStrictEqual([...checked].sort(), Object.keys(parsers).sort(), "every parsed message has a documented example");
+});
+
+test("progress tokens name their job", () => {
+  assert.deepStrictEqual(progressJob("faultlens/run/3"), { kind: "run", n: 3 });
+  assert.deepStrictEqual(progressJob("faultlens/diagnose/12"), { kind: "diagnose", n: 12 });
+  assert.equal(progressJob("faultlens/run/x"), undefined);
+  assert.equal(progressJob("other/run/3"), undefined);
+  assert.equal(progressJob(7), undefined);
+});
 
 test("commands that run code, including test generation, are known", () => {
   assert.equal(runsCode("faultlens.localize"), true);
@@ -64,6 +103,6 @@ test("ranking response parses the CLI's JSON shape", () => {
 });
 
 test("failing tests list", () => {
-  assert.deepEqual(parseFailingTests([{ name: "t1", reason: "wrong output" }, 5]), [{ name: "t1", reason: "wrong output", location: undefined }]);
+  assert.deepEqual(parseFailingTests([{ name: "t1", reason: "wrong output" }, 5]), [{ name: "t1", reason: "wrong output" }]);
   assert.deepEqual(parseFailingTests(null), []);
 });

@@ -37,7 +37,7 @@ pub enum LineScoresError {
 }
 
 /// One edge as the hover shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct EdgeDetail {
     /// `line 12 true → line 13`.
     pub description: String,
@@ -50,7 +50,7 @@ pub struct EdgeDetail {
 }
 
 /// One block of one function, with everything its score came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct BlockDetail {
     pub function: String,
     /// First and last line of the block's code (1-based).

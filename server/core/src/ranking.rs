@@ -9,7 +9,8 @@ use crate::measures::Formula;
 use crate::spectra::Counts;
 use std::cmp::Ordering;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rank {
     pub best: u32,
     pub worst: u32,

@@ -2,9 +2,10 @@
 //! showing failing tests, switching measures.
 
 use crate::diagnose_run::Trigger;
-use crate::diagnoses::DIAGNOSE;
-use crate::generate_lens::GENERATE_TESTS;
-use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
+use crate::protocol::{
+    MeasureSet, RankingDocument, RankingParams, ShowFailingTestsArgs, Started, DIAGNOSE,
+    GENERATE_TESTS, LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS,
+};
 use crate::server::{job_failed, Backend};
 use crate::state::UNTRUSTED;
 use crate::{ranking, run};
@@ -13,20 +14,23 @@ use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{MessageType, Uri};
 
+/// A command's typed answer as the JSON `executeCommand` returns.
+fn answer(value: &impl serde::Serialize) -> Result<Option<Value>> {
+    serde_json::to_value(value)
+        .map(Some)
+        .map_err(|e| request_failed(&format!("serializing the answer: {e}")))
+}
+
 impl Backend {
     /// Runs a `workspace/executeCommand`.
     pub async fn execute(&self, command: &str, arguments: &[Value]) -> Result<Option<Value>> {
         match command {
-            LOCALIZE => Ok(Some(match self.start_run().await {
-                Ok(run) => json!({ "started": true, "run": run }),
-                Err(reason) => json!({ "started": false, "reason": reason }),
-            })),
+            LOCALIZE => answer(&Started::from(self.start_run().await)),
             SHOW_FAILING_TESTS => self.show_failing_tests(arguments).await,
             SET_MEASURE => self.set_measure(arguments).await,
-            DIAGNOSE => Ok(Some(match self.start_diagnosis(Trigger::Command).await {
-                Ok(run) => json!({ "started": true, "run": run }),
-                Err(reason) => json!({ "started": false, "reason": reason }),
-            })),
+            DIAGNOSE => answer(&Started::from(
+                self.start_diagnosis(Trigger::Command).await,
+            )),
             GENERATE_TESTS => {
                 let request = match crate::generate_run::parse_arguments(arguments) {
                     Ok(r) => r,
@@ -37,10 +41,7 @@ impl Backend {
                         return Err(Error::invalid_params(problem));
                     }
                 };
-                Ok(Some(match self.start_generation(request).await {
-                    Ok(run) => json!({ "started": true, "run": run }),
-                    Err(reason) => json!({ "started": false, "reason": reason }),
-                }))
+                answer(&Started::from(self.start_generation(request).await))
             }
             other => Err(Error::invalid_params(format!(
                 "unknown command {other:?}; faultlens offers {LOCALIZE}, {SHOW_FAILING_TESTS}, {SET_MEASURE}, {DIAGNOSE} and {GENERATE_TESTS}"
@@ -105,7 +106,8 @@ impl Backend {
     }
 
     /// The `faultlens/ranking` request.
-    pub async fn ranking(&self, params: Value) -> Result<Value> {
+    pub async fn ranking(&self, params: Option<RankingParams>) -> Result<RankingDocument> {
+        let params = params.unwrap_or_default();
         let (loc, measure) = {
             let state = self.state();
             let Some(loc) = state.localization.clone() else {
@@ -115,16 +117,11 @@ impl Backend {
             };
             (loc, state.settings.measure)
         };
-        let measure = match params.get("measure") {
-            None | Some(Value::Null) => measure,
-            Some(Value::String(name)) => Ranker::parse(name).map_err(Error::invalid_params)?,
-            Some(other) => {
-                return Err(Error::invalid_params(format!(
-                    "measure must be a string, got {other}"
-                )))
-            }
+        let measure = match &params.measure {
+            None => measure,
+            Some(name) => Ranker::parse(name).map_err(Error::invalid_params)?,
         };
-        tokio::task::spawn_blocking(move || ranking::ranking_json(&loc, measure))
+        tokio::task::spawn_blocking(move || ranking::ranking_document(&loc, measure))
             .await
             .map_err(|e| request_failed(&job_failed("the ranking", e)))?
             .map_err(Error::invalid_params)
@@ -134,14 +131,12 @@ impl Backend {
         let place = match arguments.first() {
             None | Some(Value::Null) => None,
             Some(arg) => {
-                let uri = arg
-                    .get("uri")
-                    .and_then(Value::as_str)
-                    .and_then(|u| u.parse::<Uri>().ok());
-                let line = arg.get("line").and_then(Value::as_u64);
-                match (uri, line) {
-                    (Some(uri), Some(line)) => Some((uri, line as u32)),
-                    _ => {
+                let parsed = serde_json::from_value::<ShowFailingTestsArgs>(arg.clone())
+                    .ok()
+                    .and_then(|a| Some((a.uri.parse::<Uri>().ok()?, a.line)));
+                match parsed {
+                    Some(place) => Some(place),
+                    None => {
                         return Err(Error::invalid_params(
                             "faultlens.showFailingTests takes [{\"uri\": \"file:///...\", \"line\": <0-based>}] or no arguments",
                         ))
@@ -157,9 +152,9 @@ impl Backend {
         } else {
             let lines: Vec<String> = tests
                 .iter()
-                .map(|t| match t["reason"].as_str() {
-                    Some(reason) => format!("{}: {reason}", t["name"].as_str().unwrap_or("?")),
-                    None => t["name"].as_str().unwrap_or("?").to_string(),
+                .map(|t| match &t.reason {
+                    Some(reason) => format!("{}: {reason}", t.name),
+                    None => t.name.clone(),
                 })
                 .collect();
             format!(
@@ -168,7 +163,7 @@ impl Backend {
             )
         };
         self.client.show_message(MessageType::INFO, text).await;
-        Ok(Some(Value::Array(tests)))
+        answer(&tests)
     }
 
     async fn set_measure(&self, arguments: &[Value]) -> Result<Option<Value>> {
@@ -188,7 +183,9 @@ impl Backend {
         self.state().settings.measure = settings.measure;
         self.rerank().await;
         self.publish().await;
-        Ok(Some(json!({ "measure": settings.measure.name() })))
+        answer(&MeasureSet {
+            measure: settings.measure.name(),
+        })
     }
 }
 

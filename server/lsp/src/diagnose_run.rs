@@ -200,7 +200,7 @@ async fn run(
     trigger: Trigger,
 ) {
     let generation = active.generation;
-    let token = format!("faultlens/diagnose/{generation}");
+    let token = crate::protocol::JobKind::Diagnose.token(generation);
     let reporter =
         work_progress::with_percentage(&backend.client, progress, token, "faultlens diagnosis")
             .await;

@@ -23,7 +23,7 @@ use tower_lsp_server::ls_types::{
 /// The `code` of diagnosis diagnostics (spectrum ones carry the measure).
 pub const CODE: &str = "diagnosis";
 /// The command that runs the diagnosis again.
-pub const DIAGNOSE: &str = "faultlens.diagnose";
+pub use crate::protocol::DIAGNOSE;
 
 /// One diagnosis document, indexed.
 #[derive(Debug)]

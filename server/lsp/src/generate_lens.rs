@@ -7,7 +7,7 @@ use crate::placement::FileView;
 use serde_json::json;
 use tower_lsp_server::ls_types::{CodeLens, Command, Position, Range};
 
-pub const GENERATE_TESTS: &str = "faultlens.generateTests";
+pub use crate::protocol::GENERATE_TESTS;
 
 /// The lines tied at the top: suspicious entries whose best rank is 1 and
 /// that share it with others. Empty when one line is first alone.

@@ -134,7 +134,7 @@ impl Backend {
             let active = ActiveGeneration {
                 generation,
                 cancel: Arc::new(AtomicBool::new(false)),
-                token: format!("faultlens/generate/{generation}"),
+                token: crate::protocol::JobKind::Generate.token(generation),
             };
             state.generation_run = Some(active.clone());
             (active, state.client_supports_progress)

@@ -7,9 +7,7 @@ use crate::placement::FileView;
 use serde_json::json;
 use tower_lsp_server::ls_types::{CodeLens, Command, Position, Range};
 
-pub const LOCALIZE: &str = "faultlens.localize";
-pub const SHOW_FAILING_TESTS: &str = "faultlens.showFailingTests";
-pub const SET_MEASURE: &str = "faultlens.setMeasure";
+pub use crate::protocol::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 
 /// The lenses of one file. `trusted` changes the file lens's wording: an
 /// untrusted workspace cannot re-run.

@@ -23,36 +23,15 @@
 //! `workspace/didChangeConfiguration` accepts the same keys (except
 //! `trusted`) under `settings.faultlens` or at the top level of `settings`.
 //!
-//! Commands (`workspace/executeCommand`):
-//! - `faultlens.localize`: build, run the tests, rank; cancels a run in
-//!   progress. Answers `{"started": true, "run": n}` or `{"started": false,
-//!   "reason": "..."}` (untrusted workspace).
-//! - `faultlens.showFailingTests`, arguments `[{"uri", "line"}]` (0-based
-//!   line) or none: shows the failing tests that ran the line and answers
-//!   `[{"name", "reason", "location"?}]` (`location` is an LSP Location).
-//! - `faultlens.setMeasure`, arguments `["dstar"]`: re-ranks.
-//! - `faultlens.diagnose`: diagnoses the failing tests of the stored results
-//!   in the background (trusted only); answers like `faultlens.localize`.
-//! - `faultlens.generateTests`, arguments `[{"strategy": "sfo_p" | "sfo" |
-//!   "sat-tar", "max": 20}]` (optional): generates tests on a harness with
-//!   free inputs (`generate_run`; trusted only), one `$/progress` report per
-//!   round (`round k: gen-sfo_p-3 fails`), cancellable with
-//!   `window/workDoneProgress/cancel` or by a new localization, then
-//!   localizes again. Answers like `faultlens.localize`; a project without
-//!   free inputs answers `started: false` with the reason (also shown).
-//!   A lens "generate tests to break this tie" offers it on the first line
-//!   of a tie group holding rank 1 (harness projects, trusted workspaces).
-//!
-//! Custom messages:
-//! - request `faultlens/ranking`, params `{}` or `{"measure": "dstar"}`: the
-//!   CLI's `--format json` document.
-//! - notification `faultlens/scores`: `{"measure", "files": [{"uri",
-//!   "lines": [{"line" (0-based), "score", "heat" (0..1), "rank", "ef", "ep",
-//!   "stale"}]}]}`, after every (re)ranking and edit.
-//! - notification `faultlens/status`: `{"state": "idle" | "running" | "done"
-//!   | "error" | "untrusted" | "stale" | "noResults", "message", "failing",
-//!   "total", "diagnosis": {"state": "running" | "done" | "error" | "none",
-//!   "message"}, "generation": {"state": "running" | "idle", "message"}}`.
+//! Commands (`faultlens.localize`, `faultlens.showFailingTests`,
+//! `faultlens.setMeasure`, `faultlens.diagnose`, `faultlens.generateTests`),
+//! the custom messages (`faultlens/ranking`, `faultlens/scores`,
+//! `faultlens/status`) and the progress tokens are the types of
+//! [`protocol`], documented with an example each in
+//! `editors/lsp-extensions.md` (`tests/protocol_doc.rs` holds the two
+//! together). A lens "generate tests to break this tie" offers
+//! `faultlens.generateTests` on the first line of a tie group holding rank 1
+//! (harness projects, trusted workspaces).
 //!
 //! # Diagnosis
 //!
@@ -185,7 +164,10 @@ where
     O: AsyncWrite + Unpin,
 {
     let (service, socket) = LspService::build(server::Backend::new)
-        .custom_method(protocol::RANKING_REQUEST, server::Backend::ranking)
+        .custom_method(
+            <protocol::Ranking as tower_lsp_server::ls_types::request::Request>::METHOD,
+            server::Backend::ranking,
+        )
         .custom_method(
             "window/workDoneProgress/cancel",
             server::Backend::progress_cancel,

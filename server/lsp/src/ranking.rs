@@ -3,12 +3,12 @@
 
 use crate::localization::Localization;
 use faultlens_core::measures::Ranker;
+use faultlens_report::json::RankingDocument;
 use faultlens_report::Analysis;
-use serde_json::Value;
 use std::sync::Arc;
 
 /// Blocking: reads the ranked files' text from disk, as the CLI does.
-pub fn ranking_json(loc: &Localization, measure: Ranker) -> Result<Value, String> {
+pub fn ranking_document(loc: &Localization, measure: Ranker) -> Result<RankingDocument, String> {
     let sources = faultlens_pipeline::store::read_sources(&loc.root, &loc.results);
     let diagnosis = crate::reload::diagnosis_for(measure, &loc.root)?;
     let analysis = Analysis::compute(
@@ -18,7 +18,7 @@ pub fn ranking_json(loc: &Localization, measure: Ranker) -> Result<Value, String
         &sources,
         diagnosis.as_ref(),
     )?;
-    Ok(faultlens_report::json::ranking_json(
+    Ok(faultlens_report::json::ranking_document(
         &analysis, &sources, None,
     ))
 }

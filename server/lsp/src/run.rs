@@ -33,7 +33,7 @@ pub async fn run(
     progress: bool,
 ) {
     let generation = active.generation;
-    let token = format!("faultlens/run/{generation}");
+    let token = crate::protocol::JobKind::Run.token(generation);
     let reporter =
         work_progress::with_percentage(&backend.client, progress, token, "faultlens").await;
 

@@ -3,7 +3,7 @@
 
 use crate::localization::Localization;
 use crate::placement::FileView;
-use serde_json::{json, Value};
+use crate::protocol::{ScoredFile, ScoredLine, ScoresParams};
 
 /// Heat in (0, 1]: 1 for the top rank, falling linearly with the average
 /// rank over the suspicious lines. Ranks rather than scores, because scores
@@ -13,44 +13,39 @@ pub fn heat(average_rank: f64, suspicious: usize) -> f64 {
     (1.0 - (average_rank - 1.0) / n).clamp(0.0, 1.0)
 }
 
-/// A score as JSON: infinite scores become the largest finite number, since
-/// JSON has no infinity.
-pub fn score_json(score: f64) -> Value {
-    if score.is_finite() {
-        json!(score)
-    } else if score > 0.0 {
-        json!(f64::MAX)
-    } else {
-        json!(f64::MIN)
-    }
-}
-
 /// The payload. `views` holds one view per file with suspicious lines.
-pub fn payload(loc: &Localization, views: &[FileView]) -> Value {
-    let files: Vec<Value> = views
+pub fn payload(loc: &Localization, views: &[FileView]) -> ScoresParams {
+    let files = views
         .iter()
         .map(|view| {
-            let lines: Vec<Value> = loc
+            let lines = loc
                 .suspicious_entries()
                 .filter(|e| e.file == view.file)
                 .filter_map(|entry| {
                     let placed = view.place(&entry)?;
                     let rank = entry.ranked.rank;
-                    Some(json!({
-                        "line": placed.line,
-                        "score": score_json(entry.ranked.score),
-                        "heat": heat(rank.average, loc.suspicious),
-                        "rank": { "best": rank.best, "worst": rank.worst, "average": rank.average },
-                        "ef": entry.counts.ef,
-                        "ep": entry.counts.ep,
-                        "stale": placed.stale,
-                    }))
+                    Some(ScoredLine {
+                        line: placed.line,
+                        // JSON has no infinity.
+                        score: faultlens_report::json::finite(entry.ranked.score),
+                        heat: heat(rank.average, loc.suspicious),
+                        rank,
+                        ef: entry.counts.ef,
+                        ep: entry.counts.ep,
+                        stale: placed.stale,
+                    })
                 })
                 .collect();
-            json!({ "uri": view.uri.as_str(), "lines": lines })
+            ScoredFile {
+                uri: view.uri.as_str().to_string(),
+                lines,
+            }
         })
         .collect();
-    json!({ "measure": loc.measure.name(), "files": files })
+    ScoresParams {
+        measure: loc.measure.name(),
+        files,
+    }
 }
 
 #[cfg(test)]
@@ -71,20 +66,19 @@ mod tests {
             changed_on_disk: false,
         };
         let p = payload(&loc, &[view]);
-        assert_eq!(p["measure"], "ochiai");
-        let lines = p["files"][0]["lines"].as_array().unwrap();
+        assert_eq!(p.measure, "ochiai");
+        let lines = &p.files[0].lines;
         assert_eq!(lines.len(), 5);
-        assert_eq!(lines[0]["line"], 5);
-        assert_eq!(lines[0]["heat"], 1.0);
-        assert_eq!(lines[0]["stale"], false);
-        let last = lines[4]["heat"].as_f64().unwrap();
+        assert_eq!(lines[0].line, 5);
+        assert_eq!(lines[0].heat, 1.0);
+        assert!(!lines[0].stale);
+        let last = lines[4].heat;
         assert!(last > 0.0 && last < 0.5, "{last}");
-        assert_eq!(p["files"][0]["uri"], "file:///project/src/sum.c");
+        assert_eq!(p.files[0].uri, "file:///project/src/sum.c");
     }
 
     #[test]
-    fn infinite_scores_stay_valid_json() {
-        assert_eq!(score_json(f64::INFINITY), json!(f64::MAX));
+    fn the_top_rank_is_the_hottest_even_with_no_suspicious_line() {
         assert!(heat(1.0, 0) == 1.0);
     }
 }

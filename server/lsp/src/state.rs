@@ -11,13 +11,16 @@ use crate::hover;
 use crate::lenses;
 use crate::localization::Localization;
 use crate::placement::{FileView, NOT_IN_RESULTS};
+use crate::protocol::{
+    DiagnosisState, DiagnosisStatus, FailingTest, GenerationState, GenerationStatus, ScoresParams,
+    ServerState, StatusParams,
+};
 use crate::scores;
 use crate::settings::Settings;
 use crate::tracking::{Edit, LineTracker};
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_pipeline::CancelToken;
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -124,11 +127,11 @@ pub struct State {
 }
 
 /// Everything to send after a change, computed under the lock.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Publication {
     pub diagnostics: Vec<(Uri, Vec<Diagnostic>, Option<i32>)>,
-    pub scores: Option<Value>,
-    pub status: Value,
+    pub scores: Option<ScoresParams>,
+    pub status: StatusParams,
 }
 
 impl State {
@@ -629,7 +632,7 @@ impl State {
     }
 
     /// The `faultlens/status` payload.
-    pub fn status(&self) -> Value {
+    pub fn status(&self) -> StatusParams {
         let (failing, total) = self
             .localization
             .as_ref()
@@ -646,63 +649,67 @@ impl State {
         let summary = format!("{failing} failing of {total} tests");
         let (state, message) = if self.run.is_some() {
             (
-                "running",
+                ServerState::Running,
                 "localizing: building and running the tests".to_string(),
             )
         } else if let Some(problem) = &self.problem {
             match problem {
-                Problem::Results(m) | Problem::Run(m) => ("error", m.clone()),
+                Problem::Results(m) | Problem::Run(m) => (ServerState::Error, m.clone()),
             }
         } else if self.localization.is_none() {
             if self.trusted {
                 (
-                    "noResults",
+                    ServerState::NoResults,
                     "no results yet: run faultlens.localize".to_string(),
                 )
             } else {
-                ("untrusted", UNTRUSTED.to_string())
+                (ServerState::Untrusted, UNTRUSTED.to_string())
             }
         } else if stale {
             (
-                "stale",
+                ServerState::Stale,
                 format!("{summary}; some ranked lines changed since the run"),
             )
         } else {
-            ("done", summary)
+            (ServerState::Done, summary)
         };
-        json!({
-            "state": state,
-            "message": message,
-            "failing": failing,
-            "total": total,
-            "diagnosis": self.diagnosis_status(),
-            "generation": self.generation_status(),
-        })
+        StatusParams {
+            state,
+            message,
+            failing,
+            total,
+            diagnosis: self.diagnosis_status(),
+            generation: self.generation_status(),
+        }
     }
 
-    /// The `generation` part of the status: `{"state": "running" | "idle",
-    /// "message"}` (test generation, `faultlens.generateTests`).
-    fn generation_status(&self) -> Value {
+    /// The `generation` part of the status (`faultlens.generateTests`).
+    fn generation_status(&self) -> GenerationStatus {
         let (state, message) = match &self.generation_run {
-            Some(_) => ("running", "generating tests"),
-            None => ("idle", "no test generation running"),
+            Some(_) => (GenerationState::Running, "generating tests"),
+            None => (GenerationState::Idle, "no test generation running"),
         };
-        json!({ "state": state, "message": message })
+        GenerationStatus {
+            state,
+            message: message.into(),
+        }
     }
 
-    /// The `diagnosis` part of the status: `{"state": "running" | "done" |
-    /// "error" | "none", "message"}`.
-    fn diagnosis_status(&self) -> Value {
+    /// The `diagnosis` part of the status.
+    fn diagnosis_status(&self) -> DiagnosisStatus {
         let (state, message) = if self.diagnosis_run.is_some() {
-            ("running", "diagnosing the failing tests".to_string())
+            (
+                DiagnosisState::Running,
+                "diagnosing the failing tests".to_string(),
+            )
         } else if let Some(problem) = &self.diagnosis_problem {
-            ("error", problem.clone())
+            (DiagnosisState::Error, problem.clone())
         } else if let Some(diag) = &self.diagnoses {
-            ("done", diag.summary())
+            (DiagnosisState::Done, diag.summary())
         } else {
-            ("none", "no diagnosis yet".to_string())
+            (DiagnosisState::None, "no diagnosis yet".to_string())
         };
-        json!({ "state": state, "message": message })
+        DiagnosisStatus { state, message }
     }
 
     /// Hover on an open document: the diagnoses the line under the cursor
@@ -777,7 +784,7 @@ impl State {
     /// The failing tests that ran the ranked line shown at `line` of `uri`,
     /// or every failing test without a place. As JSON for the command's
     /// answer.
-    pub fn failing_tests(&self, place: Option<(&Uri, u32)>) -> Vec<Value> {
+    pub fn failing_tests(&self, place: Option<(&Uri, u32)>) -> Vec<FailingTest> {
         let Some(loc) = self.localization.as_ref() else {
             return vec![];
         };
@@ -808,12 +815,10 @@ impl State {
         };
         tests
             .into_iter()
-            .map(|t| {
-                let mut v = json!({ "name": t.name, "reason": t.reason });
-                if let Some(location) = diagnostics::test_location(loc, t) {
-                    v["location"] = serde_json::to_value(location).unwrap_or(Value::Null);
-                }
-                v
+            .map(|t| FailingTest {
+                name: t.name.clone(),
+                reason: t.reason.clone(),
+                location: diagnostics::test_location(loc, t),
             })
             .collect()
     }
@@ -876,8 +881,8 @@ mod tests {
         assert_eq!(p.diagnostics.len(), 1);
         assert_eq!(p.diagnostics[0].0, uri);
         assert_eq!(p.diagnostics[0].1[0].range.start.character, 4);
-        assert_eq!(p.status["state"], "done");
-        assert_eq!(p.status["message"], "2 failing of 5 tests");
+        assert_eq!(p.status.state, ServerState::Done);
+        assert_eq!(p.status.message, "2 failing of 5 tests");
         // The text read is kept until the next results.
         assert!(state.files_to_read().is_empty());
         state.clear_results();
@@ -889,15 +894,15 @@ mod tests {
     #[test]
     fn the_status_says_whether_tests_are_being_generated() {
         let (mut state, _) = state_with_results();
-        assert_eq!(state.status()["generation"]["state"], "idle");
+        assert_eq!(state.status().generation.state, GenerationState::Idle);
         state.generation_run = Some(ActiveGeneration {
             generation: 1,
             cancel: Default::default(),
             token: "faultlens/generate/1".into(),
         });
-        assert_eq!(state.status()["generation"]["state"], "running");
+        assert_eq!(state.status().generation.state, GenerationState::Running);
         assert!(state.cancel_generation());
-        assert_eq!(state.status()["generation"]["state"], "idle");
+        assert_eq!(state.status().generation.state, GenerationState::Idle);
     }
 
     #[test]
@@ -919,7 +924,7 @@ mod tests {
         };
         assert!(md.value.contains("#1 of 5"));
         assert!(!md.value.contains("Stale"));
-        assert_eq!(state.status()["state"], "done");
+        assert_eq!(state.status().state, ServerState::Done);
         // Edit the faulty line itself.
         let edit = TextDocumentContentChangeEvent {
             range: Some(Range::new(Position::new(6, 6), Position::new(6, 7))),
@@ -932,16 +937,16 @@ mod tests {
             panic!()
         };
         assert!(md.value.contains("Stale"));
-        assert_eq!(state.status()["state"], "stale");
+        assert_eq!(state.status().state, ServerState::Stale);
         let p = state.publication(HashMap::new());
         let (_, diags, version) = &p.diagnostics[0];
         assert_eq!(*version, Some(3));
         let stale = diags.iter().find(|d| d.range.start.line == 6).unwrap();
         assert!(stale.message.contains("stale"));
         let scores = p.scores.unwrap();
-        let first = &scores["files"][0]["lines"][0];
-        assert_eq!(first["line"], 6);
-        assert_eq!(first["stale"], true);
+        let first = &scores.files[0].lines[0];
+        assert_eq!(first.line, 6);
+        assert!(first.stale);
         // Lenses follow too; failing tests are found by the current line.
         assert!(state.lenses(&uri).iter().any(|l| l.range.start.line == 6));
         assert_eq!(state.failing_tests(Some((&uri, 6))).len(), 2);
@@ -1031,7 +1036,7 @@ mod tests {
             .1
             .iter()
             .all(|d| d.message.contains("stale")));
-        assert_eq!(p.status["state"], "stale");
+        assert_eq!(p.status.state, ServerState::Stale);
         let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
         state.open(uri.clone(), SOURCE.into(), 1);
         let HoverContents::Markup(md) = state.hover(&uri, Position::new(5, 4)).unwrap().contents
@@ -1053,11 +1058,8 @@ mod tests {
     #[test]
     fn status_says_why_nothing_runs_when_untrusted() {
         let state = State::default();
-        assert_eq!(state.status()["state"], "untrusted");
-        assert!(state.status()["message"]
-            .as_str()
-            .unwrap()
-            .contains("not trusted"));
+        assert_eq!(state.status().state, ServerState::Untrusted);
+        assert!(state.status().message.contains("not trusted"));
     }
 
     #[test]
@@ -1106,7 +1108,7 @@ mod tests {
                 "diagnosis".into()
             ))
         );
-        assert_eq!(p.status["diagnosis"]["state"], "done");
+        assert_eq!(p.status.diagnosis.state, DiagnosisState::Done);
         // Edit line 6 (0-based 5): its hint goes, line 4's stays.
         let edit = TextDocumentContentChangeEvent {
             range: Some(Range::new(Position::new(5, 6), Position::new(5, 8))),
@@ -1126,6 +1128,6 @@ mod tests {
         assert_eq!(hints[0].position.line, 4);
         state.clear_diagnosis();
         assert!(state.inlay_hints(&uri, all).is_empty());
-        assert_eq!(state.status()["diagnosis"]["state"], "none");
+        assert_eq!(state.status().diagnosis.state, DiagnosisState::None);
     }
 }
