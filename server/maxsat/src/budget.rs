@@ -120,6 +120,12 @@ impl Budget {
         b
     }
 
+    /// When the budget ends, if it has a deadline.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Stop when `token` is cancelled.
     #[must_use]
     pub fn with_cancel(mut self, token: CancelToken) -> Self {

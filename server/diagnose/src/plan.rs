@@ -1,0 +1,150 @@
+//! The diagnosis's plan: its steps in the order they run, what each
+//! explores, and how far into the time budget each may go.
+//!
+//! A share is a fraction of the whole budget counted from the start: a step
+//! that ends early leaves its time to the next, and each ends by its share
+//! at the latest. (The budget itself, with cancellation, is the one
+//! non-deterministic input of the engine.)
+
+use faultlens_maxsat::{Budget, CancelToken};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    pub name: &'static str,
+    pub explores: &'static str,
+    /// Ends when this share of the budget has passed since the start.
+    pub until: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    pub own_paths: Step,
+    pub explored_paths: Step,
+    pub check: Step,
+    /// The check's end once it has found a statement that explains every
+    /// test: what is left goes to verifying and refining that find.
+    pub check_after_a_find: Step,
+    pub verify_and_refine: Step,
+    pub cores: Step,
+}
+
+/// The plan every diagnosis runs.
+pub const PLAN: Plan = Plan {
+    own_paths: Step {
+        name: "search along the failing runs' own paths",
+        explores: "each failing test held to its own run's path: a model leaving it is refuted at once, no path is encoded; quick, and every diagnosis it finds is real",
+        until: 0.3,
+    },
+    explored_paths: Step {
+        name: "search with paths explored on demand",
+        explores: "paths beyond the failing runs' own, encoded when a solution takes a branch the other way (a wrong condition needs them); supersedes the first search when it finishes",
+        until: 0.55,
+    },
+    check: Step {
+        name: "spectrum-guided check",
+        explores: "when the search stopped unfinished: the spectrum's top lines one statement at a time, first by a concrete witness (consistent flips, at most a quarter of the rest), then one incremental SAT call per test",
+        until: 0.92,
+    },
+    check_after_a_find: Step {
+        name: "spectrum-guided check, once it found a statement",
+        explores: "the same, ending earlier so its find is refined within the budget",
+        until: 0.7,
+    },
+    verify_and_refine: Step {
+        name: "verify and refine",
+        explores: "angelic values replayed in the interpreter; the first diagnoses narrowed to the sub-expression that must change",
+        until: 0.95,
+    },
+    cores: Step {
+        name: "cores",
+        explores: "a minimal unsatisfiable core per failing test",
+        until: 1.0,
+    },
+};
+
+// Checked when the plan compiles: the cores get the end of the budget, and
+// a check that found something still runs past the searches.
+const _: () = {
+    assert!(PLAN.cores.until == 1.0);
+    assert!(PLAN.check_after_a_find.until > PLAN.explored_paths.until);
+};
+
+impl Plan {
+    /// The steps in the order they run.
+    pub fn steps(&self) -> [&Step; 6] {
+        [
+            &self.own_paths,
+            &self.explored_paths,
+            &self.check_after_a_find,
+            &self.check,
+            &self.verify_and_refine,
+            &self.cores,
+        ]
+    }
+}
+
+/// The budgets of one run's steps: each ends at its share of the time
+/// limit counted from `start`, and all stop on cancellation.
+pub struct Clock {
+    start: Instant,
+    limit: Option<Duration>,
+    cancel: CancelToken,
+}
+
+impl Clock {
+    pub fn new(start: Instant, limit: Option<Duration>, cancel: &CancelToken) -> Clock {
+        Clock {
+            start,
+            limit,
+            cancel: cancel.clone(),
+        }
+    }
+
+    /// The budget of `step`.
+    pub fn until(&self, step: &Step) -> Budget {
+        let mut budget = Budget::unlimited().with_cancel(self.cancel.clone());
+        if let Some(limit) = self.limit {
+            budget = budget.with_deadline(self.start + limit.mul_f64(step.until));
+        }
+        budget
+    }
+
+    /// The whole run's budget.
+    pub fn whole(&self) -> Budget {
+        let mut budget = Budget::unlimited().with_cancel(self.cancel.clone());
+        if let Some(limit) = self.limit {
+            budget = budget.with_time_limit(limit);
+        }
+        budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_step_ends_no_earlier_than_the_one_before_and_the_cores_at_the_end() {
+        let steps = PLAN.steps();
+        for pair in steps.windows(2) {
+            assert!(
+                pair[0].until <= pair[1].until,
+                "{} ends after {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+        assert!(steps.iter().all(|s| s.until > 0.0 && s.until <= 1.0));
+    }
+
+    #[test]
+    fn a_step_ends_at_its_share_of_the_limit() {
+        let start = Instant::now();
+        let clock = Clock::new(start, Some(Duration::from_secs(10)), &CancelToken::new());
+        let budget = clock.until(&PLAN.own_paths);
+        assert_eq!(budget.deadline(), Some(start + Duration::from_secs(3)));
+        let unlimited = Clock::new(start, None, &CancelToken::new());
+        assert!(unlimited.until(&PLAN.cores).deadline().is_none());
+    }
+}
