@@ -33,6 +33,7 @@ pub mod weights;
 
 pub use bridge::source_spec;
 pub use faultlens_core::diagnosis::DiagnosisReport;
+/// The workspace's one cancellation token (`faultlens-cancel`).
 pub use faultlens_maxsat::CancelToken;
 
 use bridge::ModelTest;

@@ -14,8 +14,6 @@ use faultlens_generate::Strategy;
 use faultlens_pipeline::Project;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use tower_lsp_server::ls_types::MessageType;
 
 /// What the command was asked for.
@@ -133,7 +131,7 @@ impl Backend {
             let generation = state.generation_counter;
             let active = ActiveGeneration {
                 generation,
-                cancel: Arc::new(AtomicBool::new(false)),
+                cancel: faultlens_pipeline::CancelToken::new(),
                 token: crate::protocol::JobKind::Generate.token(generation),
             };
             state.generation_run = Some(active.clone());
@@ -164,7 +162,7 @@ impl Backend {
         let state = self.state();
         if let Some(active) = state.generation_run.as_ref() {
             if active.token == token {
-                active.cancel.store(true, Ordering::SeqCst);
+                active.cancel.cancel();
             }
         }
     }
@@ -230,7 +228,7 @@ async fn run(
                 fails: test.run.verdict.is_fail(),
             });
             std::thread::sleep(pause);
-            !cancel.load(Ordering::SeqCst)
+            !cancel.is_cancelled()
         })
         .map_err(|e| e.to_string())
     });
@@ -247,7 +245,7 @@ async fn run(
         .await
         .unwrap_or_else(|e| Err(job_failed("the generation", e)));
     drop(slot);
-    let stopped = active.cancel.load(Ordering::SeqCst);
+    let stopped = active.cancel.is_cancelled();
     // Replaced by a new localization: that run reads the tests written.
     let current = backend.is_current_generation(generation);
     if current {

@@ -52,7 +52,7 @@ pub struct OpenDoc {
 #[derive(Debug, Clone)]
 pub struct ActiveDiagnosis {
     pub generation: u64,
-    pub cancel: faultlens_diagnose::CancelToken,
+    pub cancel: CancelToken,
 }
 
 /// A test generation running in the background (`generate_run`).
@@ -60,7 +60,7 @@ pub struct ActiveDiagnosis {
 pub struct ActiveGeneration {
     pub generation: u64,
     /// Set to stop after the current round (the per-test callback says so).
-    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    pub cancel: CancelToken,
     /// The `$/progress` token the client may cancel.
     pub token: String,
 }
@@ -349,7 +349,7 @@ impl State {
     pub fn cancel_generation(&mut self) -> bool {
         match self.generation_run.take() {
             Some(run) => {
-                run.cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+                run.cancel.cancel();
                 true
             }
             None => false,

@@ -3,15 +3,10 @@
 //! A [`Budget`] is checked before each SAT call and, through CaDiCaL's
 //! terminator callback, during it. A [`CancelToken`] can be cancelled from any
 //! thread: it raises a flag the callback polls and also interrupts every
-//! solver currently registered with it (rustsat's `Interrupt`), so a long
-//! propagation does not delay the stop.
+//! solver registered with it (an `on_cancel` hook calling rustsat's
+//! `Interrupt`), so a long propagation does not delay the stop.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-use rustsat::solvers::InterruptSolver;
-use rustsat_cadical::Interrupter;
 
 /// Why an engine stopped before proving its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,63 +17,9 @@ pub enum StopReason {
     Cancelled,
 }
 
-/// A shared, cloneable cancellation token.
-#[derive(Debug, Clone, Default)]
-pub struct CancelToken {
-    inner: Arc<TokenInner>,
-}
-
-#[derive(Debug, Default)]
-struct TokenInner {
-    cancelled: AtomicBool,
-    next_id: AtomicU64,
-    solvers: Mutex<Vec<(u64, Interrupter)>>,
-}
-
-impl CancelToken {
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Stops every engine call using this token, now and later.
-    pub fn cancel(&self) {
-        self.inner.cancelled.store(true, Ordering::SeqCst);
-        for (_, interrupter) in self.solvers().iter() {
-            interrupter.interrupt();
-        }
-    }
-
-    #[must_use]
-    pub fn is_cancelled(&self) -> bool {
-        self.inner.cancelled.load(Ordering::SeqCst)
-    }
-
-    /// Registers a live solver; it must be unregistered before it is dropped.
-    pub(crate) fn register(&self, interrupter: Interrupter) -> u64 {
-        let id = self.inner.next_id.fetch_add(1, Ordering::SeqCst);
-        self.solvers().push((id, interrupter));
-        if self.is_cancelled() {
-            // Cancelled between the flag check and the registration.
-            if let Some((_, interrupter)) = self.solvers().last() {
-                interrupter.interrupt();
-            }
-        }
-        id
-    }
-
-    pub(crate) fn unregister(&self, id: u64) {
-        self.solvers().retain(|(other, _)| *other != id);
-    }
-
-    fn solvers(&self) -> MutexGuard<'_, Vec<(u64, Interrupter)>> {
-        // A panic elsewhere while holding the lock leaves the list intact.
-        self.inner
-            .solvers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
+/// The workspace's one cancellation token; a solver registers an
+/// interrupt hook with it for the length of its life.
+pub use faultlens_cancel::CancelToken;
 
 /// How long an engine call may run and what can cancel it.
 #[derive(Debug, Clone, Default)]

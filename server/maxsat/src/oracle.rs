@@ -28,7 +28,7 @@ pub(crate) struct Oracle {
     solver: CaDiCaL<'static, 'static>,
     vars: BasicVarManager,
     budget: Budget,
-    registration: Option<u64>,
+    registration: Option<faultlens_cancel::Registration>,
     /// Variables from here on belong to the engine's encodings.
     first_auxiliary: u32,
     pub(crate) sat_calls: u64,
@@ -55,9 +55,13 @@ impl Oracle {
             Some(_) => ControlSignal::Terminate,
             None => ControlSignal::Continue,
         });
-        let registration = budget
-            .cancel_token()
-            .map(|token| token.register(solver.interrupter()));
+        let registration = budget.cancel_token().map(|token| {
+            let interrupter = solver.interrupter();
+            token.on_cancel(move || {
+                use rustsat::solvers::InterruptSolver;
+                interrupter.interrupt();
+            })
+        });
         let mut oracle = Oracle {
             solver,
             vars: BasicVarManager::from_next_free(Var::new(instance.n_vars())),
@@ -147,8 +151,6 @@ impl Drop for Oracle {
     fn drop(&mut self) {
         // Unregister before the solver is freed: the token must never
         // interrupt a dangling solver handle.
-        if let (Some(id), Some(token)) = (self.registration, self.budget.cancel_token()) {
-            token.unregister(id);
-        }
+        drop(self.registration.take());
     }
 }

@@ -2,9 +2,9 @@
 //! and keeping what it printed, under the build timeout and the run's
 //! cancellation (see [`crate::process`]).
 
-use crate::cancel::CancelToken;
 use crate::error::{PipelineError, Result};
 use crate::process::{self, Job, RunScope};
+use faultlens_cancel::CancelToken;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;

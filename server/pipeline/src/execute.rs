@@ -1,9 +1,9 @@
 //! Running one test process: its own coverage prefix, under the timeout
 //! and the guarantees of [`crate::process`].
 
-use crate::cancel::CancelToken;
 use crate::process::{self, Ended, Job, RunScope};
 use crate::testspec::{Invocation, TestSpec};
+use faultlens_cancel::CancelToken;
 use std::path::Path;
 use std::process::Command;
 

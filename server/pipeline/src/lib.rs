@@ -4,7 +4,7 @@
 //! [`RunResults`] document. All analysis happens elsewhere, on that document.
 
 pub mod build;
-pub mod cancel;
+
 pub mod clang_cov;
 mod command;
 pub mod config;
@@ -25,8 +25,8 @@ pub mod testspec;
 pub mod toolchain;
 pub mod verdict;
 
-pub use cancel::CancelToken;
 pub use error::{CompilerDiagnostic, PipelineError};
+pub use faultlens_cancel::CancelToken;
 pub use faultlens_core::results::RunResults;
 pub use localize::{discover_tests, localize, Progress, RunOptions};
 pub use project::Project;

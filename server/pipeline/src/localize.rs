@@ -3,7 +3,6 @@
 //! the results document.
 
 use crate::build::{self, find_notes, Built};
-use crate::cancel::CancelToken;
 use crate::clang_cov::{self, ClangTools};
 use crate::command::Steps;
 use crate::config::CoverageTool;
@@ -16,6 +15,7 @@ use crate::project::Project;
 use crate::testspec::TestSpec;
 use crate::toolchain::Toolchain;
 use crate::verdict::judge;
+use faultlens_cancel::CancelToken;
 use faultlens_core::results::{
     FileCoverage, LineBranches, RunResults, SourceFile, SuiteKind, TestRecord, FORMAT_VERSION,
 };

@@ -18,7 +18,7 @@
 //! - The timeout covers the whole of it: the process, everything that holds
 //!   its output open, and the reading of that output.
 
-use crate::cancel::CancelToken;
+use faultlens_cancel::CancelToken;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};

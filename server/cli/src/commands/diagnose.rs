@@ -73,7 +73,7 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
         ..defaults
     };
     let reporter = Reporter::new();
-    let cancel = crate::interrupt::tokens().diagnosis;
+    let cancel = crate::interrupt::token();
     let outcome = diagnose_project(
         &project,
         &results,

@@ -64,7 +64,7 @@ const RUNS_DIR: &str = "runs";
 /// A token that Ctrl-C (SIGINT) or SIGTERM cancels, so running tests are
 /// stopped rather than orphaned (see `interrupt`).
 pub fn cancel_on_interrupt() -> CancelToken {
-    crate::interrupt::tokens().pipeline
+    crate::interrupt::token()
 }
 
 pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {
