@@ -11,8 +11,8 @@
 //! block score.
 
 use faultlens_cfg::{
-    build_file, evidence_lines, plan, profile_file, CfgError, CoverageView, FunctionCfg, ENTRY,
-    EXIT,
+    build_file, evidence_lines, parse::ParseError, plan, profile_file, CfgError, CoverageView,
+    FunctionCfg, ENTRY, EXIT,
 };
 use faultlens_core::results::{RunResults, Verdict};
 use serde::Serialize;
@@ -106,6 +106,7 @@ pub struct LineScores {
 pub struct SkippedFunction {
     /// The file as the results document names it.
     pub file: String,
+    /// Empty when no function of the file has a graph (it did not parse).
     pub function: String,
     /// The function's first line (1-based).
     pub line: u32,
@@ -116,6 +117,12 @@ pub struct SkippedFunction {
 impl SkippedFunction {
     /// What the user reads under a BlockRank ranking.
     pub fn message(&self) -> String {
+        if self.function.is_empty() {
+            return format!(
+                "BlockRank has no graph for any function of {}: {}; its lines rank below every block",
+                self.file, self.reason
+            );
+        }
         format!(
             "BlockRank has no graph for `{}` ({}:{}): {}; its lines rank below every block",
             self.function, self.file, self.line, self.reason
@@ -171,10 +178,31 @@ pub fn line_scores(
             });
             continue;
         };
-        let built = build_file(source).map_err(|source| LineScoresError::Cfg {
-            file: file.path.clone(),
-            source,
-        })?;
+        let built = match build_file(source) {
+            Ok(built) => built,
+            // A file too slow to parse (hostile input) is left out, not the
+            // whole ranking.
+            Err(CfgError::Parse(e @ ParseError::TooSlow(_))) => {
+                skipped.push(SkippedFunction {
+                    file: file.path.clone(),
+                    function: String::new(),
+                    line: 1,
+                    reason: e.to_string(),
+                });
+                files.push(FileScores {
+                    lines: file.lines.iter().map(|&l| (l, f64::NAN, None)).collect(),
+                    blocks: Vec::new(),
+                    analysed: false,
+                });
+                continue;
+            }
+            Err(source) => {
+                return Err(LineScoresError::Cfg {
+                    file: file.path.clone(),
+                    source,
+                })
+            }
+        };
         skipped.extend(built.too_deep.iter().map(|f| SkippedFunction {
             file: file.path.clone(),
             function: f.name.clone(),

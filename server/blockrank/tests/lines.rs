@@ -154,6 +154,32 @@ fn a_function_too_deep_for_a_graph_is_skipped_by_name_and_ranks_last() {
 }
 
 #[test]
+fn a_file_too_slow_to_parse_is_left_out_not_the_ranking() {
+    // Error recovery on 1,000 nested calls after a broken typedef takes
+    // tree-sitter far longer than its budget.
+    let source = format!(
+        "typedef long unsi#ned int size f({}x{});\n",
+        "f(".repeat(1000),
+        ")".repeat(1000)
+    );
+    let r = results(vec![
+        test("p1", Verdict::Pass, 1, 3),
+        test("f1", Verdict::Fail, 4, 0),
+    ]);
+    let started = std::time::Instant::now();
+    let s = line_scores(&r, &[Some(source)]).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+    assert!(!s.files[0].analysed);
+    assert_eq!(s.skipped.len(), 1);
+    let message = s.skipped[0].message();
+    assert!(
+        message
+            .starts_with("BlockRank has no graph for any function of f.c: parsing it took longer"),
+        "{message}"
+    );
+}
+
+#[test]
 fn wrong_number_of_sources_is_an_error() {
     let r = results(vec![test("f1", Verdict::Fail, 1, 0)]);
     let err = line_scores(&r, &[]).unwrap_err();

@@ -29,7 +29,7 @@
 
 use std::collections::HashMap;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use crate::graph::{
     Block, Decision, DecisionKind, Edge, EdgeKind, FunctionCfg, Piece, ENTRY, EXIT,
@@ -134,11 +134,7 @@ impl TooDeepFunction {
 /// runs on a thread with a stack sized for that depth (the caller's may be
 /// a 2 MiB runtime thread).
 pub fn build_file(source: &str) -> Result<FileCfgs, CfgError> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .map_err(|e| CfgError::Language(e.to_string()))?;
-    let tree = parser.parse(source, None).ok_or(CfgError::Parse)?;
+    let tree = crate::parse::parse_c(source)?;
     let src = source.as_bytes();
     on_walk_stack(|| {
         let mut file = FileCfgs::default();

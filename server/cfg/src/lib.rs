@@ -6,6 +6,7 @@ pub mod build;
 pub mod clang;
 pub mod graph;
 pub mod nesting;
+pub mod parse;
 pub mod profile;
 mod syntax;
 
@@ -18,10 +19,8 @@ pub use profile::{
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CfgError {
-    #[error("tree-sitter-c could not be loaded ({0}); the tree-sitter and tree-sitter-c versions do not match")]
-    Language(String),
-    #[error("tree-sitter could not parse the source")]
-    Parse,
+    #[error("{0}")]
+    Parse(#[from] crate::parse::ParseError),
     #[error("could not start a thread to build the control-flow graphs ({0}); the system is out of threads or memory")]
     Thread(String),
 }

@@ -40,3 +40,22 @@ fn a_line_marker_at_the_last_u32_line_does_not_overflow() {
     let result = run(&prog, &TestInput::default(), &RunOptions::default());
     assert_eq!(result.outcome, Outcome::Exited(0));
 }
+
+#[test]
+fn a_parse_slowed_by_deep_nesting_after_a_syntax_error_is_given_up_in_time() {
+    // tree-sitter's error recovery took 18–26 s on 800 nested calls after a
+    // broken typedef; the parse now stops at its budget.
+    let source = regression("deep-call-declarator-with-syntax-error.c");
+    let deeper = source.replacen("f(", &"f(".repeat(600), 1);
+    let started = std::time::Instant::now();
+    let err = load_preprocessed(Path::new("p.c"), &deeper).unwrap_err();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        matches!(err, CsemError::Unsupported { .. }) && err.to_string().contains("syntax error"),
+        "{err}"
+    );
+}

@@ -121,13 +121,17 @@ impl Lowerer {
         self.tu_file = file;
         self.scopes = vec![HashMap::new()];
         self.struct_tags = vec![HashMap::new()];
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_c::LANGUAGE.into())
-            .map_err(|e| CsemError::Io(format!("tree-sitter-c does not load: {e}")))?;
-        let tree = parser
-            .parse(self.src.as_bytes(), None)
-            .ok_or_else(|| CsemError::Io("tree-sitter returned no tree".into()))?;
+        let tree = match faultlens_cfg::parse::parse_c(&self.src) {
+            Ok(tree) => tree,
+            Err(e @ faultlens_cfg::parse::ParseError::TooSlow(_)) => {
+                return Err(CsemError::Unsupported {
+                    construct: e.to_string(),
+                    file: self.tu_file.clone(),
+                    line: 1,
+                })
+            }
+            Err(e) => return Err(CsemError::Io(e.to_string())),
+        };
         let root = tree.root_node();
         let mut cursor = root.walk();
         let items: Vec<Node> = root.named_children(&mut cursor).collect();
