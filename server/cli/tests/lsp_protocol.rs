@@ -371,6 +371,28 @@ fn a_trusted_workspace_runs_and_a_new_run_cancels_the_superseded_one() {
 }
 
 #[test]
+fn a_client_that_never_answers_progress_creation_still_gets_its_results() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": true, "timeoutSeconds": 5}));
+    client.answers_requests = false;
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.localize"}),
+    );
+    let ready = client.wait_notification("faultlens/status", |s| s["state"] == "done");
+    assert_eq!(ready["failing"], 3, "{ready}");
+    client.wait_notification("textDocument/publishDiagnostics", has_fault_warning);
+    // The token was asked for but never granted: no progress may use it.
+    assert!(client
+        .log
+        .iter()
+        .any(|m| m["method"] == "window/workDoneProgress/create"));
+    assert!(!client.log.iter().any(|m| m["method"] == "$/progress"));
+    client.shutdown();
+}
+
+#[test]
 fn a_build_error_becomes_a_diagnostic_at_the_compilers_location() {
     let (_dir, root) = fixture("mid-args");
     let mid = root.join("mid.c");

@@ -10,7 +10,7 @@ use crate::reload::{load_diagnosis, LoadedDiagnosis};
 use crate::run::first_line;
 use crate::server::{job_failed, Backend};
 use crate::state::{ActiveDiagnosis, UNTRUSTED};
-use crate::work_progress;
+use crate::work_progress::{JobProgress, Style};
 use faultlens_diagnose::{
     diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
 };
@@ -201,15 +201,17 @@ async fn run(
 ) {
     let generation = active.generation;
     let token = crate::protocol::JobKind::Diagnose.token(generation);
-    let reporter =
-        work_progress::with_percentage(&backend.client, progress, token, "faultlens diagnosis")
-            .await;
+    let reporter = JobProgress::start(
+        &backend.client,
+        progress,
+        token,
+        "faultlens diagnosis",
+        Style::Percentage,
+    );
     // One engine at a time: a cancelled one stops at its next check.
     let _slot = backend.diagnose_slot().lock().await;
     if !backend.is_current_diagnosis(generation) {
-        if let Some(reporter) = reporter {
-            reporter.finish_with_message("cancelled").await;
-        }
+        reporter.finish("cancelled");
         return;
     }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<DiagnoseProgress>();
@@ -239,10 +241,8 @@ async fn run(
         Ok(found)
     });
     while let Some(p) = rx.recv().await {
-        if let Some(reporter) = &reporter {
-            let (pct, message) = progress_step(&p);
-            reporter.report_with_message(message, pct).await;
-        }
+        let (pct, message) = progress_step(&p);
+        reporter.report(message, Some(pct));
     }
     let outcome = job
         .await
@@ -291,9 +291,7 @@ async fn run(
         }
         backend.send_status().await;
     }
-    if let Some(reporter) = reporter {
-        reporter.finish_with_message(summary).await;
-    }
+    reporter.finish(summary);
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use crate::server::{job_failed, Backend};
 use crate::state::{ActiveGeneration, UNTRUSTED};
-use crate::work_progress;
+use crate::work_progress::{JobProgress, Style};
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
 use faultlens_generate::Strategy;
 use faultlens_pipeline::Project;
@@ -197,21 +197,20 @@ async fn run(
 ) {
     let generation = active.generation;
     let label = request.strategy.name();
-    let reporter = work_progress::cancellable(
+    let reporter = JobProgress::start(
         &backend.client,
         progress,
         active.token.clone(),
         "faultlens test generation",
-        format!("{label}: starting"),
-    )
-    .await;
+        Style::Cancellable {
+            message: format!("{label}: starting"),
+        },
+    );
     // One session at a time: a stopped one finishes its round first.
     let slot = backend.generate_slot().lock().await;
     if !backend.is_current_generation(generation) {
         drop(slot);
-        if let Some(reporter) = reporter {
-            reporter.finish_with_message("cancelled").await;
-        }
+        reporter.finish("cancelled");
         return;
     }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Round>();
@@ -235,11 +234,7 @@ async fn run(
     let mut rounds = 0;
     while let Some(round) = rx.recv().await {
         rounds += 1;
-        if let Some(reporter) = &reporter {
-            reporter
-                .report_with_message(round_message(rounds, &round.name, round.fails), None)
-                .await;
-        }
+        reporter.report(round_message(rounds, &round.name, round.fails), None);
     }
     let outcome = job
         .await
@@ -292,9 +287,7 @@ async fn run(
     if current || outcome.is_err() {
         backend.client.show_message(message.0, message.1).await;
     }
-    if let Some(reporter) = reporter {
-        reporter.finish_with_message(summary).await;
-    }
+    reporter.finish(summary);
     if relocalize {
         let _ = backend.start_run().await;
     }

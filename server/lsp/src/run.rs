@@ -4,7 +4,7 @@
 use crate::diagnostics::{build_diagnostics, CompilerMessage};
 use crate::server::{job_failed, Backend};
 use crate::state::{ActiveRun, Problem};
-use crate::work_progress;
+use crate::work_progress::{JobProgress, Style};
 use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,8 +34,13 @@ pub async fn run(
 ) {
     let generation = active.generation;
     let token = crate::protocol::JobKind::Run.token(generation);
-    let reporter =
-        work_progress::with_percentage(&backend.client, progress, token, "faultlens").await;
+    let reporter = JobProgress::start(
+        &backend.client,
+        progress,
+        token,
+        "faultlens",
+        Style::Percentage,
+    );
 
     // Wait for a stopped test generation to write its tests: discovery
     // reads them.
@@ -43,11 +48,7 @@ pub async fn run(
     // Wait for a superseded run to stop: runs share the build directory.
     let _slot = backend.run_slot().lock().await;
     if !backend.is_current(generation) {
-        if let Some(reporter) = reporter {
-            reporter
-                .finish_with_message("cancelled: a newer run replaced this one")
-                .await;
-        }
+        reporter.finish("cancelled: a newer run replaced this one");
         return;
     }
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
@@ -70,10 +71,8 @@ pub async fn run(
         Ok(results)
     });
     while let Some(p) = rx.recv().await {
-        if let Some(reporter) = &reporter {
-            let (pct, message) = progress_step(&p);
-            reporter.report_with_message(message, pct).await;
-        }
+        let (pct, message) = progress_step(&p);
+        reporter.report(message, Some(pct));
     }
     let outcome = match job.await {
         Ok(outcome) => outcome,
@@ -83,9 +82,7 @@ pub async fn run(
     let current = backend.is_current(generation);
     let summary = match &outcome {
         Ok(results) => {
-            if let Some(reporter) = &reporter {
-                reporter.report_with_message("ranking", 96).await;
-            }
+            reporter.report("ranking", Some(96));
             format!(
                 "{} failing of {} tests",
                 results.failed_count(),
@@ -148,9 +145,7 @@ pub async fn run(
         }
         backend.send_status().await;
     }
-    if let Some(reporter) = reporter {
-        reporter.finish_with_message(summary).await;
-    }
+    reporter.finish(summary);
 }
 
 /// An error's first line: what a status line or a progress report shows.

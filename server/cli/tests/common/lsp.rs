@@ -23,6 +23,8 @@ pub struct Client {
     /// Every message ever received, for assertions about the past.
     pub log: Vec<Value>,
     pub next_id: i64,
+    /// Whether requests from the server are answered (as editors do).
+    pub answers_requests: bool,
 }
 
 impl Client {
@@ -58,6 +60,7 @@ impl Client {
             seen: vec![],
             log: vec![],
             next_id: 1,
+            answers_requests: true,
         }
     }
 
@@ -115,7 +118,10 @@ impl Client {
                 Err(RecvTimeoutError::Disconnected) => return None,
             };
             self.log.push(message.clone());
-            if message.get("method").is_some() && message.get("id").is_some() {
+            if self.answers_requests
+                && message.get("method").is_some()
+                && message.get("id").is_some()
+            {
                 // A request from the server: accept it.
                 let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": null});
                 self.send(&reply);
