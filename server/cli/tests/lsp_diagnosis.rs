@@ -363,6 +363,95 @@ fn with_the_setting_off_only_the_command_diagnoses() {
     client.shutdown();
 }
 
+/// Whether a `$/progress` of a localization (`faultlens/run/N`) was seen.
+fn localized(client: &Client) -> bool {
+    client.log.iter().any(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("faultlens/run/"))
+    })
+}
+
+#[test]
+fn the_command_localizes_again_when_the_sources_changed_as_the_cli_does() {
+    let (_dir, root) = fixture("mid-args");
+    cli(&["localize", root.to_str().unwrap()]);
+    let mut client = Client::start();
+    client.initialize_with(
+        &root,
+        json!({"trusted": true, "diagnose": false, "diagnoseTimeLimitSeconds": 10}),
+        capabilities(),
+    );
+    // Fresh results: diagnosed as stored, nothing is run.
+    let answer = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.diagnose"}),
+    );
+    assert_eq!(answer["started"], true, "{answer}");
+    let status = client.wait_notification("faultlens/status", |s| {
+        s["diagnosis"]["state"] == "done" || s["diagnosis"]["state"] == "error"
+    });
+    assert_eq!(status["diagnosis"]["state"], "done", "{status}");
+    assert!(!localized(&client));
+    client.wait_notification("$/progress", |p| {
+        p["token"] == format!("faultlens/diagnose/{}", answer["run"]).as_str()
+            && p["value"]["kind"] == "end"
+    });
+
+    // Saved outside the editor: the results no longer describe mid.c.
+    let mid = root.join("mid.c");
+    let text = std::fs::read_to_string(&mid).unwrap();
+    std::fs::write(&mid, format!("{text}\n/* touched */\n")).unwrap();
+    std::fs::remove_file(root.join(".faultlens/diagnosis.json")).unwrap();
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.diagnose"}),
+    );
+    client.wait_notification("window/showMessage", |m| {
+        m["message"]
+            .as_str()
+            .is_some_and(|t| t.contains("mid.c changed since the last run; localizing again"))
+    });
+    let ended = |kind: &'static str| {
+        move |p: &Value| {
+            p["value"]["kind"] == "end"
+                && p["token"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with(&format!("faultlens/{kind}/")))
+        }
+    };
+    let run = client.wait_notification("$/progress", ended("run"));
+    assert_eq!(run["value"]["message"], "3 failing of 15 tests", "{run}");
+    let first = client.wait_notification("$/progress", ended("diagnose"));
+    assert!(
+        first["value"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("localizing again first")),
+        "{first}"
+    );
+    let diagnosis = client.wait_notification("$/progress", ended("diagnose"));
+    assert!(
+        diagnosis["value"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("diagnos")),
+        "{diagnosis}"
+    );
+    assert!(root.join(".faultlens/diagnosis.json").exists());
+    // The new results describe the edited file.
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join(".faultlens/results.json")).unwrap(),
+    )
+    .unwrap();
+    let lines = std::fs::read_to_string(&mid).unwrap().lines().count();
+    assert!(results["files"][0]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l.as_u64().unwrap() as usize <= lines));
+    client.shutdown();
+}
+
 #[test]
 fn an_edit_cancels_a_diagnosis_in_progress() {
     let (_dir, root) = fixture("mid-args");

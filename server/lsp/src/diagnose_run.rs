@@ -11,9 +11,11 @@ use crate::run::first_line;
 use crate::server::{job_failed, Backend};
 use crate::state::{ActiveDiagnosis, UNTRUSTED};
 use crate::work_progress::{JobProgress, Style};
+use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_diagnose::{
     diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
 };
+use faultlens_pipeline::store::{stored_results, StoredResults};
 use faultlens_pipeline::Project;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -53,8 +55,27 @@ pub fn progress_step(p: &DiagnoseProgress) -> (u32, String) {
 /// automatic one after a localization only logs what it could not do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
+    /// The `faultlens.diagnose` command: starts from the stored results
+    /// only when they are fresh (as `faultlens diagnose` does), else
+    /// localizes again first.
     Command,
+    /// The setting `diagnose`, after a localization with failing tests.
     AfterLocalization,
+    /// The localization a [`Trigger::Command`] started has ended.
+    CommandAfterLocalization,
+}
+
+impl Trigger {
+    fn asked_by_user(self) -> bool {
+        self != Trigger::AfterLocalization
+    }
+}
+
+/// What the engine's thread ended with.
+enum Finished {
+    Diagnosed(Box<DiagnosisReport>),
+    /// The stored results do not describe the project (the reason).
+    NeedsLocalization(String),
 }
 
 impl Backend {
@@ -66,7 +87,7 @@ impl Backend {
             let mut state = self.state();
             if !state.trusted {
                 Err(format!("faultlens will not diagnose: {UNTRUSTED}"))
-            } else if trigger == Trigger::AfterLocalization && !state.settings.diagnose {
+            } else if !trigger.asked_by_user() && !state.settings.diagnose {
                 Err("the diagnose setting is off".to_string())
             } else if let Some(root) = state.root.clone() {
                 state.cancel_diagnosis();
@@ -94,7 +115,7 @@ impl Backend {
                 Ok(generation)
             }
             Err(message) => {
-                if trigger == Trigger::Command {
+                if trigger.asked_by_user() {
                     self.client
                         .show_message(MessageType::WARNING, &message)
                         .await;
@@ -219,13 +240,27 @@ async fn run(
     let work_root = root.clone();
     let job = tokio::task::spawn_blocking(move || {
         let project = Project::load(&work_root).map_err(|e| DiagnoseError::Other(e.to_string()))?;
-        let results = faultlens_pipeline::store::read_results(&work_root)
-            .map_err(|e| DiagnoseError::Other(e.to_string()))?
-            .ok_or_else(|| {
-                DiagnoseError::Other(
+        let stored = stored_results(&work_root).map_err(|e| DiagnoseError::Other(e.to_string()))?;
+        let results = match (stored, trigger) {
+            (StoredResults::Fresh(results), _) => results,
+            // Just made by the localization: diagnosed as they are, like
+            // the CLI does (an unreadable file must not loop the two).
+            (StoredResults::Stale { results, .. }, Trigger::AfterLocalization)
+            | (StoredResults::Stale { results, .. }, Trigger::CommandAfterLocalization) => results,
+            (StoredResults::Stale { reason, .. }, Trigger::Command) => {
+                return Ok(Finished::NeedsLocalization(reason))
+            }
+            (StoredResults::Missing, Trigger::Command) => {
+                return Ok(Finished::NeedsLocalization(
+                    "there are no results yet".into(),
+                ))
+            }
+            (StoredResults::Missing, _) => {
+                return Err(DiagnoseError::Other(
                     "no results yet: run faultlens.localize (or `faultlens localize`) first".into(),
-                )
-            })?;
+                ))
+            }
+        };
         let options = DiagnoseOptions {
             time_limit: Some(time_limit),
             ..DiagnoseOptions::default()
@@ -238,15 +273,20 @@ async fn run(
             return Err(DiagnoseError::Cancelled);
         }
         store::write_report(&work_root, &found).map_err(DiagnoseError::Other)?;
-        Ok(found)
+        Ok(Finished::Diagnosed(Box::new(found)))
     });
     while let Some(p) = rx.recv().await {
         let (pct, message) = progress_step(&p);
         reporter.report(message, Some(pct));
     }
-    let outcome = job
-        .await
-        .unwrap_or_else(|e| Err(DiagnoseError::Other(job_failed("the engine", e))));
+    let outcome = match job.await {
+        Ok(Ok(Finished::NeedsLocalization(reason))) => {
+            return localize_first(&backend, generation, reporter, reason).await;
+        }
+        Ok(Ok(Finished::Diagnosed(report))) => Ok(*report),
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(DiagnoseError::Other(job_failed("the engine", e))),
+    };
     let summary = match &outcome {
         Ok(report) => format!(
             "{} diagnos{}{}",
@@ -279,7 +319,7 @@ async fn run(
             Err(DiagnoseError::Cancelled) => {}
             Err(e) => {
                 let text = format!("faultlens: {e}");
-                if trigger == Trigger::Command {
+                if trigger.asked_by_user() {
                     backend
                         .client
                         .show_message(MessageType::WARNING, text)
@@ -292,6 +332,32 @@ async fn run(
         backend.send_status().await;
     }
     reporter.finish(summary);
+}
+
+/// The stored results are stale or missing: localize again, and diagnose
+/// when that run ends (see `run::run`), as `faultlens diagnose` does.
+async fn localize_first(backend: &Backend, generation: u64, reporter: JobProgress, reason: String) {
+    if !backend.is_current_diagnosis(generation) {
+        reporter.finish("cancelled");
+        return;
+    }
+    {
+        let mut state = backend.state();
+        state.diagnosis_run = None;
+        state.diagnose_after_run = true;
+    }
+    backend
+        .client
+        .show_message(
+            MessageType::INFO,
+            format!("faultlens: {reason}; localizing again before diagnosing"),
+        )
+        .await;
+    reporter.finish(format!("localizing again first: {reason}"));
+    if backend.start_run().await.is_err() {
+        backend.state().diagnose_after_run = false;
+    }
+    backend.send_status().await;
 }
 
 #[cfg(test)]

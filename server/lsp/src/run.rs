@@ -1,6 +1,7 @@
 //! A background localization run: build, run the tests, write the results
 //! file, republish. Reports progress to the client; a newer run cancels it.
 
+use crate::diagnose_run::Trigger;
 use crate::diagnostics::{build_diagnostics, CompilerMessage};
 use crate::server::{job_failed, Backend};
 use crate::state::{ActiveRun, Problem};
@@ -25,127 +26,149 @@ pub fn progress_step(p: &Progress) -> (u32, String) {
 }
 
 /// Runs the pipeline in a blocking thread and reports what happened.
-pub async fn run(
+/// Boxed, with its type spelled out: a run may start a diagnosis, which
+/// may start a run, and the compiler cannot prove such a cycle of opaque
+/// futures `Send`.
+pub fn run(
     backend: Backend,
     active: ActiveRun,
     root: PathBuf,
     timeout: Option<Duration>,
     progress: bool,
-) {
-    let generation = active.generation;
-    let token = crate::protocol::JobKind::Run.token(generation);
-    let reporter = JobProgress::start(
-        &backend.client,
-        progress,
-        token,
-        "faultlens",
-        Style::Percentage,
-    );
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let generation = active.generation;
+        let token = crate::protocol::JobKind::Run.token(generation);
+        let reporter = JobProgress::start(
+            &backend.client,
+            progress,
+            token,
+            "faultlens",
+            Style::Percentage,
+        );
 
-    // Wait for a stopped test generation to write its tests: discovery
-    // reads them.
-    drop(backend.generate_slot().lock().await);
-    // Wait for a superseded run to stop: runs share the build directory.
-    let _slot = backend.run_slot().lock().await;
-    if !backend.is_current(generation) {
-        reporter.finish("cancelled: a newer run replaced this one");
-        return;
-    }
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
-    let cancel = active.cancel.clone();
-    let work_root = root.clone();
-    let job = tokio::task::spawn_blocking(move || {
-        let project = Project::load(&work_root)?;
-        let options = RunOptions {
-            timeout,
-            jobs: None,
-        };
-        let report = |p: Progress| {
-            let _ = tx.send(p);
-        };
-        let results = localize(&project, &options, &report, &cancel)?;
-        if cancel.is_cancelled() {
-            return Err(PipelineError::Cancelled);
+        // Wait for a stopped test generation to write its tests: discovery
+        // reads them.
+        drop(backend.generate_slot().lock().await);
+        // Wait for a superseded run to stop: runs share the build directory.
+        let _slot = backend.run_slot().lock().await;
+        if !backend.is_current(generation) {
+            reporter.finish("cancelled: a newer run replaced this one");
+            return;
         }
-        store::write_results(&work_root, &results)?;
-        Ok(results)
-    });
-    while let Some(p) = rx.recv().await {
-        let (pct, message) = progress_step(&p);
-        reporter.report(message, Some(pct));
-    }
-    let outcome = match job.await {
-        Ok(outcome) => outcome,
-        Err(e) => Err(PipelineError::Discovery(job_failed("the run", e))),
-    };
-
-    let current = backend.is_current(generation);
-    let summary = match &outcome {
-        Ok(results) => {
-            reporter.report("ranking", Some(96));
-            format!(
-                "{} failing of {} tests",
-                results.failed_count(),
-                results.tests.len()
-            )
-        }
-        Err(PipelineError::Cancelled) => "cancelled: a newer run replaced this one".into(),
-        Err(e) => format!("failed: {}", first_line(&e.to_string())),
-    };
-    if current {
-        let mut state = backend.state();
-        state.run = None;
-        match &outcome {
-            Ok(_) => {
-                state.build_errors.clear();
-                state.problem = None;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let cancel = active.cancel.clone();
+        let work_root = root.clone();
+        let job = tokio::task::spawn_blocking(move || {
+            let project = Project::load(&work_root)?;
+            let options = RunOptions {
+                timeout,
+                jobs: None,
+            };
+            let report = |p: Progress| {
+                let _ = tx.send(p);
+            };
+            let results = localize(&project, &options, &report, &cancel)?;
+            if cancel.is_cancelled() {
+                return Err(PipelineError::Cancelled);
             }
-            Err(PipelineError::Cancelled) => {}
-            Err(e) => {
-                state.problem = Some(Problem::Run(first_line(&e.to_string())));
-                state.build_errors.clear();
-                if let PipelineError::Build { diagnostics, .. } = e {
-                    let messages: Vec<CompilerMessage> = diagnostics
-                        .iter()
-                        .map(|d| CompilerMessage {
-                            file: d.file.clone(),
-                            line: d.line,
-                            column: d.column,
-                            severity: d.severity.clone(),
-                            message: d.message.clone(),
-                        })
-                        .collect();
-                    for (file, list) in build_diagnostics(&messages) {
-                        if let Some(uri) = Uri::from_file_path(root.join(&file)) {
-                            state.build_errors.insert(uri.as_str().to_string(), list);
+            store::write_results(&work_root, &results)?;
+            Ok(results)
+        });
+        while let Some(p) = rx.recv().await {
+            let (pct, message) = progress_step(&p);
+            reporter.report(message, Some(pct));
+        }
+        let outcome = match job.await {
+            Ok(outcome) => outcome,
+            Err(e) => Err(PipelineError::Discovery(job_failed("the run", e))),
+        };
+
+        let current = backend.is_current(generation);
+        let summary = match &outcome {
+            Ok(results) => {
+                reporter.report("ranking", Some(96));
+                format!(
+                    "{} failing of {} tests",
+                    results.failed_count(),
+                    results.tests.len()
+                )
+            }
+            Err(PipelineError::Cancelled) => "cancelled: a newer run replaced this one".into(),
+            Err(e) => format!("failed: {}", first_line(&e.to_string())),
+        };
+        if current {
+            let mut state = backend.state();
+            state.run = None;
+            match &outcome {
+                Ok(_) => {
+                    state.build_errors.clear();
+                    state.problem = None;
+                }
+                Err(PipelineError::Cancelled) => {}
+                Err(e) => {
+                    state.problem = Some(Problem::Run(first_line(&e.to_string())));
+                    state.build_errors.clear();
+                    if let PipelineError::Build { diagnostics, .. } = e {
+                        let messages: Vec<CompilerMessage> = diagnostics
+                            .iter()
+                            .map(|d| CompilerMessage {
+                                file: d.file.clone(),
+                                line: d.line,
+                                column: d.column,
+                                severity: d.severity.clone(),
+                                message: d.message.clone(),
+                            })
+                            .collect();
+                        for (file, list) in build_diagnostics(&messages) {
+                            if let Some(uri) = Uri::from_file_path(root.join(&file)) {
+                                state.build_errors.insert(uri.as_str().to_string(), list);
+                            }
                         }
                     }
                 }
             }
         }
-    }
-    if current {
-        match &outcome {
-            Ok(results) => {
-                backend.reload(false).await;
-                if results.failed_count() > 0 {
-                    let _ = backend
-                        .start_diagnosis(crate::diagnose_run::Trigger::AfterLocalization)
+        if current {
+            match &outcome {
+                Ok(results) => {
+                    backend.reload(false).await;
+                    let asked = std::mem::take(&mut backend.state().diagnose_after_run);
+                    if results.failed_count() > 0 {
+                        let trigger = if asked {
+                            Trigger::CommandAfterLocalization
+                        } else {
+                            Trigger::AfterLocalization
+                        };
+                        let _ = backend.start_diagnosis(trigger).await;
+                    } else if asked {
+                        backend
+                            .client
+                            .show_message(
+                                MessageType::INFO,
+                                format!(
+                                    "faultlens: all {} tests passed: there is no failure to diagnose",
+                                    results.tests.len()
+                                ),
+                            )
+                            .await;
+                    }
+                }
+                Err(PipelineError::Cancelled) => {}
+                Err(e) => {
+                    // A diagnosis waiting for this run has nothing to start from.
+                    backend.state().diagnose_after_run = false;
+                    backend
+                        .client
+                        .show_message(MessageType::ERROR, format!("faultlens: {e}"))
                         .await;
+                    backend.publish().await;
                 }
             }
-            Err(PipelineError::Cancelled) => {}
-            Err(e) => {
-                backend
-                    .client
-                    .show_message(MessageType::ERROR, format!("faultlens: {e}"))
-                    .await;
-                backend.publish().await;
-            }
+            backend.send_status().await;
         }
-        backend.send_status().await;
-    }
-    reporter.finish(summary);
+        reporter.finish(summary);
+    })
 }
 
 /// An error's first line: what a status line or a progress report shows.

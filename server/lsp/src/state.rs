@@ -110,6 +110,9 @@ pub struct State {
     pub diagnoses: Option<Arc<Diagnoses>>,
     pub diagnosis_signature: Option<FileSignature>,
     pub diagnosis_run: Option<ActiveDiagnosis>,
+    /// The user asked for a diagnosis and the results were stale: the
+    /// localization started for it diagnoses when it ends.
+    pub diagnose_after_run: bool,
     pub diagnosis_generation: u64,
     /// Why the last diagnosis produced nothing (C the model cannot handle,
     /// an unreadable document), until the next one succeeds.

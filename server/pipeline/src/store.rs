@@ -51,6 +51,50 @@ pub fn read_results(root: &Path) -> Result<Option<RunResults>> {
     })
 }
 
+/// The stored results and whether they still describe the project.
+#[derive(Debug)]
+pub enum StoredResults {
+    /// No run has written results yet.
+    Missing,
+    /// Every source file has the digest the run recorded and the
+    /// configuration is older than the run.
+    Fresh(RunResults),
+    /// The project changed since the run; `reason` says how, as a clause
+    /// ("mid.c changed since the last run").
+    Stale { results: RunResults, reason: String },
+}
+
+/// Reads the stored results and checks them against the project: the one
+/// freshness check that every front door (the CLI's `diagnose`, the
+/// language server's diagnosis) starts from.
+pub fn stored_results(root: &Path) -> Result<StoredResults> {
+    let Some(results) = read_results(root)? else {
+        return Ok(StoredResults::Missing);
+    };
+    let changed = changed_since_run(root, &results);
+    let reason = if !changed.is_empty() {
+        Some(format!("{} changed since the last run", changed.join(", ")))
+    } else if results.files.iter().any(|f| f.digest.is_none()) {
+        Some("the stored results record no file digests".to_string())
+    } else if config_newer_than(root, &results) {
+        Some("faultlens.toml changed since the last run".to_string())
+    } else {
+        None
+    };
+    Ok(match reason {
+        Some(reason) => StoredResults::Stale { results, reason },
+        None => StoredResults::Fresh(results),
+    })
+}
+
+/// Whether `faultlens.toml` was modified after the run that made `results`.
+fn config_newer_than(root: &Path, results: &RunResults) -> bool {
+    let run_at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(results.created_unix_ms);
+    std::fs::symlink_metadata(root.join(crate::config::CONFIG_FILE))
+        .and_then(|m| m.modified())
+        .is_ok_and(|modified| modified > run_at)
+}
+
 /// Where `faultlens diagnose` keeps its document.
 pub fn diagnosis_path(root: &Path) -> PathBuf {
     root.join(DIAGNOSIS_FILE)

@@ -12,11 +12,12 @@ use crate::Format;
 use anyhow::{anyhow, Context};
 use faultlens_core::results::RunResults;
 use faultlens_diagnose::{diagnose_project, store, DiagnoseError, DiagnoseOptions};
+use faultlens_pipeline::store::{stored_results, StoredResults};
 use faultlens_pipeline::{Project, RunOptions};
 use faultlens_report::diagnosis;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Exit status when no test fails: there is nothing to diagnose.
 pub const NOTHING_TO_DIAGNOSE: u8 = 3;
@@ -160,35 +161,15 @@ fn not_diagnosed(format: Format, root: &str, code: u8, message: &str) -> anyhow:
     Ok(ExitCode::from(code))
 }
 
-/// The stored results, when they still describe the project: every source
-/// file has the digest the run recorded and the configuration is older than
-/// the run. `None` when a new localization is needed.
+/// The stored results, when they still describe the project (see
+/// [`stored_results`]); `None` when a new localization is needed.
 fn fresh_results(project: &Project) -> anyhow::Result<Option<RunResults>> {
-    let Some(results) = faultlens_pipeline::store::read_results(&project.root)? else {
-        return Ok(None);
-    };
-    let changed = faultlens_pipeline::store::changed_since_run(&project.root, &results);
-    if !changed.is_empty() {
-        eprintln!(
-            "faultlens: {} changed since the last run; localizing again",
-            changed.join(", ")
-        );
-        return Ok(None);
-    }
-    if results.files.iter().any(|f| f.digest.is_none()) {
-        eprintln!("faultlens: the stored results record no file digests; localizing again");
-        return Ok(None);
-    }
-    if config_newer_than(&project.root, &results) {
-        eprintln!("faultlens: faultlens.toml changed since the last run; localizing again");
-        return Ok(None);
-    }
-    Ok(Some(results))
-}
-
-fn config_newer_than(root: &Path, results: &RunResults) -> bool {
-    let run_at = UNIX_EPOCH + Duration::from_millis(results.created_unix_ms);
-    std::fs::metadata(root.join("faultlens.toml"))
-        .and_then(|m| m.modified())
-        .is_ok_and(|modified| modified > run_at)
+    Ok(match stored_results(&project.root)? {
+        StoredResults::Fresh(results) => Some(results),
+        StoredResults::Missing => None,
+        StoredResults::Stale { reason, .. } => {
+            eprintln!("faultlens: {reason}; localizing again");
+            None
+        }
+    })
 }
