@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use faultlens_blockrank::line_scores;
 use faultlens_cfg::build_cfgs;
 use faultlens_core::results::RunResults;
-use faultlens_pipeline::{localize, CancelToken, Project, RunOptions};
+use faultlens_pipeline::{localize, CancelToken, RunOptions};
+use faultlens_workspace::Project;
 
 const RUNS: usize = 7;
 const GENERATED_LINES: usize = 50_000;

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use faultlens_blockrank::line_scores;
 use faultlens_cfg::{build_cfgs, evidence_lines, plan, profile_file, CoverageView};
 use faultlens_core::results::{Outcome, RunResults};
-use faultlens_pipeline::{localize, CancelToken, Project, RunOptions};
+use faultlens_pipeline::{localize, CancelToken, RunOptions};
+use faultlens_workspace::Project;
 
 /// Copies the fixture (with `coverage` set as given) and localizes it.
 fn run(name: &str, coverage: &str) -> (PathBuf, RunResults) {

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use faultlens_blockrank::line_scores;
 use faultlens_cfg::{build_cfgs, evidence_lines, plan, profile_file, CoverageView, FunctionCfg};
 use faultlens_core::results::RunResults;
-use faultlens_pipeline::{localize, CancelToken, Project, RunOptions};
+use faultlens_pipeline::{localize, CancelToken, RunOptions};
+use faultlens_workspace::Project;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,9 +4,9 @@
 //! with the same parallelism. Both measured in this one run; medians of
 //! interleaved repetitions. The fixture is the largest one (most tests).
 
-use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
-use faultlens_pipeline::testspec::Invocation;
-use faultlens_pipeline::Project;
+use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_workspace::testspec::Invocation;
+use faultlens_workspace::Project;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};

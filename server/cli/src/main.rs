@@ -181,10 +181,10 @@ fn parse_measure(name: &str) -> Result<Ranker, String> {
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(t) if t > 0.0 && t <= faultlens_pipeline::config::MAX_TIMEOUT_SECONDS => Ok(t),
+        Ok(t) if t > 0.0 && t <= faultlens_workspace::config::MAX_TIMEOUT_SECONDS => Ok(t),
         _ => Err(format!(
             "{text:?} is not a number of seconds more than 0 and at most {} (a week)",
-            faultlens_pipeline::config::MAX_TIMEOUT_SECONDS
+            faultlens_workspace::config::MAX_TIMEOUT_SECONDS
         )),
     }
 }
@@ -248,7 +248,9 @@ fn main() -> ExitCode {
             measure,
             explorer,
         } => commands::generate::run(path, &strategy, max, measure, &explorer),
-        Command::Lsp => faultlens_lsp::run_stdio(),
+        Command::Lsp => {
+            anyhow::Context::context(faultlens_lsp::run_stdio(), "starting the language server")
+        }
     };
     match result {
         Ok(code) => code,

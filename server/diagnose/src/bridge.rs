@@ -7,11 +7,11 @@ use faultlens_confine::limits;
 use faultlens_core::results::{RunResults, Verdict};
 use faultlens_csem::encode::Expected;
 use faultlens_csem::{RunOptions, SourceSpec, TestInput};
-use faultlens_pipeline::build::nondet;
-use faultlens_pipeline::config::Kind;
-use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
-use faultlens_pipeline::testspec::{Invocation, TestSpec};
-use faultlens_pipeline::Project;
+use faultlens_workspace::config::Kind;
+use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_workspace::nondet;
+use faultlens_workspace::testspec::{Invocation, TestSpec};
+use faultlens_workspace::Project;
 use std::path::{Path, PathBuf};
 
 /// The sources the model reads: `[build] sources`, else a
@@ -42,7 +42,7 @@ fn add_nondet_model(project: &Project, spec: &mut SourceSpec) -> Result<(), Stri
             } else {
                 spec.root.join(p)
             };
-            faultlens_pipeline::files::read_in_project(&spec.root, &abs, limits::SOURCE)
+            faultlens_workspace::files::read_in_project(&spec.root, &abs, limits::SOURCE)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default()
         })
@@ -195,8 +195,7 @@ pub fn declared_tests(
         )));
     }
     let specs = discover_declared(project, DEFAULT_TIMEOUT)
-        .ok_or_else(|| DiagnoseError::NotModelled("no declared input/output tests".into()))?
-        .map_err(|e| DiagnoseError::Other(format!("reading the project's tests: {e}")))?;
+        .ok_or_else(|| DiagnoseError::NotModelled("no declared input/output tests".into()))??;
     Ok(specs
         .iter()
         .map(|s| (s.name.clone(), model_test(s)))

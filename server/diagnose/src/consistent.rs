@@ -272,7 +272,7 @@ fn slot(stmt: StmtId, o: &Observation) -> Slot {
 mod tests {
     use super::*;
     use crate::bridge::declared_tests;
-    use faultlens_pipeline::Project;
+    use faultlens_workspace::Project;
     use std::path::Path;
 
     /// wordstat-stdin's program and its failing tests (those the

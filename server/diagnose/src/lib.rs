@@ -10,8 +10,9 @@
 //! minimal unsatisfiable core names the statements that, all correct, force
 //! its failure. The result is a [`DiagnosisReport`].
 //!
-//! Edges (I/O) are [`bridge`] (project and results to model inputs) and
-//! [`store`] (the document on disk); the rest is deterministic apart from
+//! Its one edge (I/O) is [`bridge`] (project and results to model inputs,
+//! through `faultlens-workspace`); the report is stored by the caller
+//! (`faultlens_workspace::store`). The rest is deterministic apart from
 //! the time budget.
 
 mod angelic;
@@ -27,7 +28,6 @@ mod phases;
 pub mod plan;
 mod refine;
 pub mod search;
-pub mod store;
 mod suspects;
 pub mod weights;
 
@@ -101,33 +101,28 @@ pub enum DiagnoseProgress {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum DiagnoseError {
     /// The project or program is outside what the C model handles.
+    #[error("the C model cannot diagnose this program: {0}. The spectrum ranking (`faultlens localize`) still works")]
     NotModelled(String),
+    #[error("the last localization run has no failing tests, so there is nothing to diagnose; run `faultlens localize` after a test fails")]
     NoFailingTests,
+    /// Nothing was localized yet, so there are no results to start from.
+    #[error("no results yet: run `faultlens localize` (or the faultlens.localize command) first")]
+    NoResults,
+    #[error("diagnosis cancelled")]
     Cancelled,
-    Other(String),
+    /// The project, its declared tests or a document under `.faultlens/`.
+    #[error(transparent)]
+    Workspace(#[from] faultlens_workspace::WorkspaceError),
+    /// The SAT back end failed (an error, not a spent budget).
+    #[error("the solver failed: {0}")]
+    Solver(String),
+    /// The engine stopped unexpectedly (a bug: the message says where).
+    #[error("the diagnosis stopped unexpectedly: {0}; please report this")]
+    Internal(String),
 }
-
-impl std::fmt::Display for DiagnoseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DiagnoseError::NotModelled(m) => write!(
-                f,
-                "the C model cannot diagnose this program: {m}. The spectrum ranking (`faultlens localize`) still works"
-            ),
-            DiagnoseError::NoFailingTests => write!(
-                f,
-                "the last localization run has no failing tests, so there is nothing to diagnose; run `faultlens localize` after a test fails"
-            ),
-            DiagnoseError::Cancelled => write!(f, "diagnosis cancelled"),
-            DiagnoseError::Other(m) => write!(f, "diagnosis failed: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for DiagnoseError {}
 
 /// Failing tests diagnosed together at most (each one is a copy of the
 /// program in the formula).
@@ -210,7 +205,7 @@ const MAX_ANGELIC_PER_TEST: usize = 8;
 /// and diagnoses them all at once. Synchronous; the solver lives on the
 /// calling thread.
 pub fn diagnose_project(
-    project: &faultlens_pipeline::Project,
+    project: &faultlens_workspace::Project,
     results: &RunResults,
     opts: &DiagnoseOptions,
     progress: &dyn Fn(DiagnoseProgress),
@@ -467,7 +462,7 @@ fn check_suspects<'p>(
         encode_options(opts.max_paths_per_test),
     );
     for t in last_searched.joint.tests.iter().filter(|t| t.active) {
-        fresh.add(&t.test).map_err(DiagnoseError::Other)?;
+        fresh.add(&t.test).map_err(DiagnoseError::Solver)?;
     }
     // A statement the reported search found alone is reported already.
     let found_alone: BTreeSet<StmtId> = chosen
@@ -490,7 +485,7 @@ fn check_suspects<'p>(
         &clock.until(&PLAN.check_after_a_find),
         &mut |done| (ctx.progress)(DiagnoseProgress::Checking { done, total }),
     )
-    .map_err(DiagnoseError::Other)?;
+    .map_err(DiagnoseError::Solver)?;
     if ctx.cancel.is_cancelled() {
         return Err(DiagnoseError::Cancelled);
     }
@@ -536,9 +531,9 @@ fn trust_nondet_model(mut weights: Vec<u64>, locator: &Locator) -> Vec<u64> {
 fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
     let r = faultlens_csem::run(prog, &t.input, &t.run_options());
     let stderr = String::from_utf8_lossy(&r.stderr);
-    if let Some(at) = stderr.find(faultlens_pipeline::build::nondet::OUT_OF_INPUT_MESSAGE) {
+    if let Some(at) = stderr.find(faultlens_workspace::nondet::OUT_OF_INPUT_MESSAGE) {
         if r.outcome
-            == faultlens_csem::Outcome::Exited(faultlens_pipeline::build::nondet::OUT_OF_INPUT_EXIT)
+            == faultlens_csem::Outcome::Exited(faultlens_workspace::nondet::OUT_OF_INPUT_EXIT)
         {
             let line = stderr[at..].lines().next().unwrap_or_default().trim();
             return Err(format!(
@@ -618,7 +613,7 @@ pub fn diagnosis_instance(
     };
     let (hard, softs) = joint.start();
     search::search(hard, softs, &mut joint, &search_opts, &budget, &mut |_| {})
-        .map_err(DiagnoseError::Other)?;
+        .map_err(DiagnoseError::Solver)?;
     let mut inst = faultlens_maxsat::Instance::new();
     inst.declare_vars(joint.f.cnf.n_vars());
     for c in &joint.f.cnf.clauses {
@@ -629,7 +624,7 @@ pub fn diagnosis_instance(
     }
     for (&s, &l) in &joint.f.health {
         inst.add_soft(l, joint.weight(s))
-            .map_err(|e| DiagnoseError::Other(e.to_string()))?;
+            .map_err(|e| DiagnoseError::Solver(e.to_string()))?;
     }
     Ok(inst)
 }

@@ -45,7 +45,7 @@ impl Locator {
                 };
                 // The model's own runtime lies in .faultlens/, outside what
                 // `read_in_project` reads; it is never a diagnosed file.
-                let text = faultlens_pipeline::files::read_in_project(
+                let text = faultlens_workspace::files::read_in_project(
                     root,
                     &abs,
                     faultlens_confine::limits::SOURCE,

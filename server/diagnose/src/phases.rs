@@ -223,7 +223,7 @@ fn run_phase<'p>(
         let found = search::search(hard, softs, &mut joint, ctx.search_opts, budget, &mut |n| {
             (ctx.progress)(DiagnoseProgress::Solving { found: n })
         })
-        .map_err(DiagnoseError::Other)?;
+        .map_err(DiagnoseError::Solver)?;
         if found.stopped.as_deref() == Some("cancelled") {
             return Err(DiagnoseError::Cancelled);
         }

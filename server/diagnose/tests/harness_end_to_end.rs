@@ -9,7 +9,7 @@ mod common;
 use faultlens_core::diagnosis::{AngelicValue, DiagnosisReport};
 use faultlens_diagnose::bridge::failing_tests;
 use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseError, DiagnoseOptions};
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 use std::path::Path;
 use std::time::Duration;
 

@@ -7,9 +7,10 @@ mod common;
 
 use faultlens_core::measures::Ranker;
 use faultlens_core::sources::SourceTexts;
-use faultlens_diagnose::{diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions};
-use faultlens_pipeline::Project;
+use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseError, DiagnoseOptions};
 use faultlens_report::analysis::Analysis;
+use faultlens_workspace::store;
+use faultlens_workspace::Project;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
         None,
     )
     .unwrap_err();
-    assert!(err.contains("faultlens diagnose"), "{err}");
+    assert!(err.to_string().contains("faultlens diagnose"), "{err}");
 
     let opts = DiagnoseOptions {
         time_limit: Some(Duration::from_secs(120)),
@@ -58,15 +59,18 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
         report.diagnoses
     );
     assert!(!seen.borrow().is_empty());
-    store::write_report(&root, &report).unwrap();
-    assert_eq!(store::read_report(&root).unwrap().as_ref(), Some(&report));
+    store::write_diagnosis(&root, &report).unwrap();
+    assert_eq!(
+        store::read_diagnosis(&root).unwrap().as_ref(),
+        Some(&report)
+    );
 
     let analysis = Analysis::compute(
         Arc::new(results),
         Ranker::Fusion,
         false,
         &SourceTexts::default(),
-        store::read_report(&root).unwrap().as_ref(),
+        store::read_diagnosis(&root).unwrap().as_ref(),
     )
     .unwrap();
     let top = analysis.entries().next().unwrap();
@@ -119,7 +123,7 @@ fn a_ctest_project_is_not_modelled() {
         &CancelToken::new(),
     )
     .unwrap_err();
-    assert_eq!(err, DiagnoseError::NoFailingTests);
+    assert!(matches!(err, DiagnoseError::NoFailingTests), "{err:?}");
     results.tests.push(faultlens_core::results::TestRecord {
         name: "t".into(),
         verdict: faultlens_core::results::Verdict::Fail,

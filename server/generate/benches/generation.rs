@@ -11,7 +11,7 @@ use faultlens_generate::session::project_runs;
 use faultlens_generate::solver::SolverExplorer;
 use faultlens_generate::strategy::{sat_tar, sfo, sfo_p};
 use faultlens_generate::{model, Bounds, Enumerator, Explorer, Run, Stats};
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,8 @@
 //! links, written to `.faultlens/nondet/`.
 
 use crate::run::Harness;
-use faultlens_pipeline::build::nondet;
-use faultlens_pipeline::Project;
+use faultlens_workspace::nondet;
+use faultlens_workspace::Project;
 use std::path::{Path, PathBuf};
 
 /// Steps at most per model run (a run that needs more would time out natively).
@@ -40,7 +40,7 @@ pub fn harness_sources(project: &Project) -> Result<Vec<(PathBuf, String)>, Load
     };
     let mut out = Vec::new();
     for s in sources {
-        let text = faultlens_pipeline::store::read_source(&project.root, s)
+        let text = faultlens_workspace::store::read_source(&project.root, s)
             .map_err(|e| LoadError::Io(format!("[build] sources lists {s:?}: {e}")))?;
         out.push((
             PathBuf::from(s),
@@ -107,7 +107,7 @@ fn project_relative(root: &Path, file: &Path, runtime: &Path) -> Option<String> 
     } else {
         root.join(file)
     };
-    if abs == runtime || abs.starts_with(root.join(faultlens_pipeline::project::WORK_DIR)) {
+    if abs == runtime || abs.starts_with(root.join(faultlens_workspace::project::WORK_DIR)) {
         return None;
     }
     let rel = abs.strip_prefix(root).ok()?;

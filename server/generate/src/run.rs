@@ -132,7 +132,7 @@ impl Harness {
 
 /// The function named by the runtime's out-of-input message.
 fn out_of_input(stderr: &str) -> Option<String> {
-    let marker = faultlens_pipeline::build::nondet::OUT_OF_INPUT_MESSAGE;
+    let marker = faultlens_workspace::nondet::OUT_OF_INPUT_MESSAGE;
     let rest = &stderr[stderr.find(marker)? + marker.len()..];
     let name: String = rest
         .trim_start()

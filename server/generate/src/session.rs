@@ -10,9 +10,9 @@ use crate::run::{Line, Run, Step};
 use crate::solver::SolverExplorer;
 use crate::strategy::{self, Strategy};
 use crate::tests_file::{self, GeneratedTest};
-use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
-use faultlens_pipeline::testspec::Invocation;
-use faultlens_pipeline::Project;
+use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_workspace::testspec::Invocation;
+use faultlens_workspace::Project;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -142,7 +142,7 @@ pub fn project_runs(
 /// Suspects for SAT-TAR: the lines of `test`'s unsatisfiable core in the
 /// stored diagnosis (`faultlens diagnose`), if there is one.
 fn core_lines(project: &Project, test: &str) -> Option<BTreeSet<Line>> {
-    let report = faultlens_pipeline::store::read_diagnosis(&project.root).ok()??;
+    let report = faultlens_workspace::store::read_diagnosis(&project.root).ok()??;
     let core = report.cores.into_iter().find(|c| c.test == test)?;
     let lines: BTreeSet<Line> = core
         .statements

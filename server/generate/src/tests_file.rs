@@ -6,8 +6,8 @@
 //! the real binary then shows. The prediction is a comment beside the entry.
 
 use crate::run::{Run, Verdict};
-use faultlens_pipeline::discover::generated;
-use faultlens_pipeline::Project;
+use faultlens_workspace::generated;
+use faultlens_workspace::Project;
 
 /// A run with the name it is kept under.
 #[derive(Clone, Debug)]
@@ -57,7 +57,7 @@ pub fn next_number<'a>(strategy: &str, taken: impl IntoIterator<Item = &'a str>)
 pub fn append(
     project: &Project,
     tests: &[GeneratedTest],
-) -> Result<std::path::PathBuf, faultlens_pipeline::PipelineError> {
+) -> Result<std::path::PathBuf, faultlens_workspace::WorkspaceError> {
     let path = generated::path(project);
     let mut text = generated::read_text(&path)?.unwrap_or_else(|| HEADER.to_string());
     for t in tests {

@@ -2,7 +2,7 @@
 
 use faultlens_generate::model;
 use faultlens_generate::{Step, Verdict};
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 mod common;
 use common::fixture;
 

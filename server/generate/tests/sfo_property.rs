@@ -11,7 +11,7 @@ use faultlens_generate::domain::Domain;
 use faultlens_generate::session::project_runs;
 use faultlens_generate::strategy::{common_to_failures, sfo, sfo_p};
 use faultlens_generate::{model, predict, Bounds, Enumerator, Explorer, Run};
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 
 struct Case {
     fixture: &'static str,

@@ -3,7 +3,7 @@
 
 use crate::diagnose_run::Trigger;
 use crate::protocol::{
-    MeasureSet, RankingDocument, RankingParams, ShowFailingTestsArgs, Started, DIAGNOSE,
+    JobKind, MeasureSet, RankingDocument, RankingParams, ShowFailingTestsArgs, Started, DIAGNOSE,
     GENERATE_TESTS, LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS,
 };
 use crate::server::{job_failed, Backend};
@@ -57,20 +57,12 @@ impl Backend {
             if !state.trusted {
                 Err(format!("faultlens will not run anything: {UNTRUSTED}"))
             } else if let Some(root) = state.root.clone() {
-                if let Some(old) = state.run.take() {
-                    old.cancel.cancel();
-                }
                 // The diagnosis would describe the results this run replaces.
-                state.cancel_diagnosis();
+                state.jobs.cancel(JobKind::Diagnose);
                 // A generation stops after its round; the run waits for it
                 // to write its tests (see `run`).
-                state.cancel_generation();
-                state.run_generation += 1;
-                let active = crate::state::ActiveRun {
-                    generation: state.run_generation,
-                    cancel: faultlens_pipeline::CancelToken::new(),
-                };
-                state.run = Some(active.clone());
+                state.jobs.cancel(JobKind::Generate);
+                let active = state.jobs.start(JobKind::Run);
                 Ok((
                     active,
                     root,
@@ -83,10 +75,10 @@ impl Backend {
         };
         match started {
             Ok((active, root, timeout, progress)) => {
-                let generation = active.generation;
+                let epoch = active.epoch;
                 tokio::spawn(run::run(self.clone(), active, root, timeout, progress));
                 self.send_status().await;
-                Ok(generation)
+                Ok(epoch)
             }
             Err(message) => {
                 self.client
@@ -97,12 +89,9 @@ impl Backend {
         }
     }
 
-    /// Whether run `generation` is still the current one.
-    pub fn is_current(&self, generation: u64) -> bool {
-        self.state()
-            .run
-            .as_ref()
-            .is_some_and(|r| r.generation == generation)
+    /// Whether job `epoch` of `kind` is still the current one.
+    pub fn is_current(&self, kind: JobKind, epoch: u64) -> bool {
+        self.state().jobs.is_current(kind, epoch)
     }
 
     /// The `faultlens/ranking` request.

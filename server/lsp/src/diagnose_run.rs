@@ -6,17 +6,18 @@
 //! cancels it. Its document is written to `.faultlens/diagnosis.json` and
 //! read back like one written by the CLI.
 
+use crate::jobs::ActiveJob;
+use crate::protocol::JobKind;
 use crate::reload::{load_diagnosis, LoadedDiagnosis};
 use crate::run::first_line;
 use crate::server::{job_failed, Backend};
-use crate::state::{ActiveDiagnosis, UNTRUSTED};
+use crate::state::UNTRUSTED;
 use crate::work_progress::{JobProgress, Style};
 use faultlens_core::diagnosis::DiagnosisReport;
-use faultlens_diagnose::{
-    diagnose_project, store, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
-};
-use faultlens_pipeline::store::{stored_results, StoredResults};
-use faultlens_pipeline::Project;
+use faultlens_diagnose::{DiagnoseError, DiagnoseOptions, DiagnoseProgress};
+use faultlens_ops::diagnose::{diagnose_and_store, start, Start};
+use faultlens_workspace::store;
+use faultlens_workspace::Project;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -90,13 +91,7 @@ impl Backend {
             } else if !trigger.asked_by_user() && !state.settings.diagnose {
                 Err("the diagnose setting is off".to_string())
             } else if let Some(root) = state.root.clone() {
-                state.cancel_diagnosis();
-                state.diagnosis_generation += 1;
-                let active = ActiveDiagnosis {
-                    generation: state.diagnosis_generation,
-                    cancel: CancelToken::new(),
-                };
-                state.diagnosis_run = Some(active.clone());
+                let active = state.jobs.start(JobKind::Diagnose);
                 Ok((
                     active,
                     root,
@@ -109,10 +104,10 @@ impl Backend {
         };
         match started {
             Ok((active, root, limit, progress)) => {
-                let generation = active.generation;
+                let epoch = active.epoch;
                 tokio::spawn(run(self.clone(), active, root, limit, progress, trigger));
                 self.send_status().await;
-                Ok(generation)
+                Ok(epoch)
             }
             Err(message) => {
                 if trigger.asked_by_user() {
@@ -123,14 +118,6 @@ impl Backend {
                 Err(message)
             }
         }
-    }
-
-    /// Whether diagnosis `generation` is still the current one.
-    pub fn is_current_diagnosis(&self, generation: u64) -> bool {
-        self.state()
-            .diagnosis_run
-            .as_ref()
-            .is_some_and(|r| r.generation == generation)
     }
 
     /// Reads the diagnosis file if it changed (or always, with `force`),
@@ -214,14 +201,14 @@ impl Backend {
 /// Runs the engine on a blocking thread and installs what it found.
 async fn run(
     backend: Backend,
-    active: ActiveDiagnosis,
+    active: ActiveJob,
     root: PathBuf,
     time_limit: Duration,
     progress: bool,
     trigger: Trigger,
 ) {
-    let generation = active.generation;
-    let token = crate::protocol::JobKind::Diagnose.token(generation);
+    let epoch = active.epoch;
+    let token = active.token.clone();
     let reporter = JobProgress::start(
         &backend.client,
         progress,
@@ -230,8 +217,8 @@ async fn run(
         Style::Percentage,
     );
     // One engine at a time: a cancelled one stops at its next check.
-    let _slot = backend.diagnose_slot().lock().await;
-    if !backend.is_current_diagnosis(generation) {
+    let _slot = backend.slot(JobKind::Diagnose).lock().await;
+    if !backend.is_current(JobKind::Diagnose, epoch) {
         reporter.finish("cancelled");
         return;
     }
@@ -239,27 +226,20 @@ async fn run(
     let cancel = active.cancel.clone();
     let work_root = root.clone();
     let job = tokio::task::spawn_blocking(move || {
-        let project = Project::load(&work_root).map_err(|e| DiagnoseError::Other(e.to_string()))?;
-        let stored = stored_results(&work_root).map_err(|e| DiagnoseError::Other(e.to_string()))?;
-        let results = match (stored, trigger) {
-            (StoredResults::Fresh(results), _) => results,
+        let project = Project::load(&work_root)?;
+        let results = match trigger {
+            Trigger::Command => match start(&work_root)? {
+                Start::Fresh(results) => results,
+                Start::Stale(reason) => return Ok(Finished::NeedsLocalization(reason)),
+                Start::Missing => {
+                    return Ok(Finished::NeedsLocalization(
+                        "there are no results yet".into(),
+                    ))
+                }
+            },
             // Just made by the localization: diagnosed as they are, like
             // the CLI does (an unreadable file must not loop the two).
-            (StoredResults::Stale { results, .. }, Trigger::AfterLocalization)
-            | (StoredResults::Stale { results, .. }, Trigger::CommandAfterLocalization) => results,
-            (StoredResults::Stale { reason, .. }, Trigger::Command) => {
-                return Ok(Finished::NeedsLocalization(reason))
-            }
-            (StoredResults::Missing, Trigger::Command) => {
-                return Ok(Finished::NeedsLocalization(
-                    "there are no results yet".into(),
-                ))
-            }
-            (StoredResults::Missing, _) => {
-                return Err(DiagnoseError::Other(
-                    "no results yet: run faultlens.localize (or `faultlens localize`) first".into(),
-                ))
-            }
+            _ => store::read_results(&work_root)?.ok_or(DiagnoseError::NoResults)?,
         };
         let options = DiagnoseOptions {
             time_limit: Some(time_limit),
@@ -268,11 +248,7 @@ async fn run(
         let report = |p: DiagnoseProgress| {
             let _ = tx.send(p);
         };
-        let found = diagnose_project(&project, &results, &options, &report, &cancel)?;
-        if cancel.is_cancelled() {
-            return Err(DiagnoseError::Cancelled);
-        }
-        store::write_report(&work_root, &found).map_err(DiagnoseError::Other)?;
+        let found = diagnose_and_store(&project, &results, &options, &report, &cancel)?;
         Ok(Finished::Diagnosed(Box::new(found)))
     });
     while let Some(p) = rx.recv().await {
@@ -281,11 +257,11 @@ async fn run(
     }
     let outcome = match job.await {
         Ok(Ok(Finished::NeedsLocalization(reason))) => {
-            return localize_first(&backend, generation, reporter, reason).await;
+            return localize_first(&backend, epoch, reporter, reason).await;
         }
         Ok(Ok(Finished::Diagnosed(report))) => Ok(*report),
         Ok(Err(e)) => Err(e),
-        Err(e) => Err(DiagnoseError::Other(job_failed("the engine", e))),
+        Err(e) => Err(DiagnoseError::Internal(job_failed("the engine", e))),
     };
     let summary = match &outcome {
         Ok(report) => format!(
@@ -305,10 +281,10 @@ async fn run(
         Err(DiagnoseError::Cancelled) => "cancelled".into(),
         Err(e) => first_line(&e.to_string()),
     };
-    if backend.is_current_diagnosis(generation) {
+    if backend.is_current(JobKind::Diagnose, epoch) {
         {
             let mut state = backend.state();
-            state.diagnosis_run = None;
+            state.jobs.finish(JobKind::Diagnose, epoch);
             state.diagnosis_problem = match &outcome {
                 Ok(_) | Err(DiagnoseError::Cancelled) => None,
                 Err(e) => Some(first_line(&e.to_string())),
@@ -336,14 +312,14 @@ async fn run(
 
 /// The stored results are stale or missing: localize again, and diagnose
 /// when that run ends (see `run::run`), as `faultlens diagnose` does.
-async fn localize_first(backend: &Backend, generation: u64, reporter: JobProgress, reason: String) {
-    if !backend.is_current_diagnosis(generation) {
+async fn localize_first(backend: &Backend, epoch: u64, reporter: JobProgress, reason: String) {
+    if !backend.is_current(JobKind::Diagnose, epoch) {
         reporter.finish("cancelled");
         return;
     }
     {
         let mut state = backend.state();
-        state.diagnosis_run = None;
+        state.jobs.finish(JobKind::Diagnose, epoch);
         state.diagnose_after_run = true;
     }
     backend

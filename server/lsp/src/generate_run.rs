@@ -6,12 +6,14 @@
 //! normal localization runs again, so the new tests (appended to
 //! `.faultlens/generated-tests.toml`, which discovery reads) enter the ranking.
 
+use crate::jobs::ActiveJob;
+use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
-use crate::state::{ActiveGeneration, UNTRUSTED};
+use crate::state::UNTRUSTED;
 use crate::work_progress::{JobProgress, Style};
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
 use faultlens_generate::Strategy;
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tower_lsp_server::ls_types::MessageType;
@@ -126,29 +128,13 @@ impl Backend {
         };
         let (active, progress) = {
             let mut state = self.state();
-            state.cancel_generation();
-            state.generation_counter += 1;
-            let generation = state.generation_counter;
-            let active = ActiveGeneration {
-                generation,
-                cancel: faultlens_pipeline::CancelToken::new(),
-                token: crate::protocol::JobKind::Generate.token(generation),
-            };
-            state.generation_run = Some(active.clone());
+            let active = state.jobs.start(JobKind::Generate);
             (active, state.client_supports_progress)
         };
-        let generation = active.generation;
+        let epoch = active.epoch;
         self.send_status().await;
         tokio::spawn(run(self.clone(), active, root, request, progress));
-        Ok(generation)
-    }
-
-    /// Whether generation `generation` is still the current one.
-    pub fn is_current_generation(&self, generation: u64) -> bool {
-        self.state()
-            .generation_run
-            .as_ref()
-            .is_some_and(|g| g.generation == generation)
+        Ok(epoch)
     }
 
     /// `window/workDoneProgress/cancel`: the user pressed cancel on a
@@ -159,12 +145,7 @@ impl Backend {
             Some(Value::Number(n)) => n.to_string(),
             _ => return,
         };
-        let state = self.state();
-        if let Some(active) = state.generation_run.as_ref() {
-            if active.token == token {
-                active.cancel.cancel();
-            }
-        }
+        self.state().jobs.stop_by_token(&token);
     }
 }
 
@@ -190,12 +171,12 @@ struct Round {
 
 async fn run(
     backend: Backend,
-    active: ActiveGeneration,
+    active: ActiveJob,
     root: PathBuf,
     request: GenerateRequest,
     progress: bool,
 ) {
-    let generation = active.generation;
+    let epoch = active.epoch;
     let label = request.strategy.name();
     let reporter = JobProgress::start(
         &backend.client,
@@ -207,8 +188,8 @@ async fn run(
         },
     );
     // One session at a time: a stopped one finishes its round first.
-    let slot = backend.generate_slot().lock().await;
-    if !backend.is_current_generation(generation) {
+    let slot = backend.slot(JobKind::Generate).lock().await;
+    if !backend.is_current(JobKind::Generate, epoch) {
         drop(slot);
         reporter.finish("cancelled");
         return;
@@ -242,9 +223,9 @@ async fn run(
     drop(slot);
     let stopped = active.cancel.is_cancelled();
     // Replaced by a new localization: that run reads the tests written.
-    let current = backend.is_current_generation(generation);
+    let current = backend.is_current(JobKind::Generate, epoch);
     if current {
-        backend.state().generation_run = None;
+        backend.state().jobs.finish(JobKind::Generate, epoch);
         backend.send_status().await;
     }
     let (summary, message, relocalize) = match &outcome {

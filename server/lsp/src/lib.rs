@@ -104,6 +104,7 @@ pub mod framing;
 pub mod generate_lens;
 pub mod generate_run;
 pub mod hover;
+pub mod jobs;
 pub mod lenses;
 pub mod localization;
 pub mod placement;
@@ -128,7 +129,7 @@ use tower_lsp_server::{LspService, Server};
 /// Serves the Language Server Protocol on stdin/stdout until the client
 /// exits or goes away. Blocks; builds its own tokio runtime. The exit
 /// status is 1 after an `exit` without `shutdown`, else 0.
-pub fn run_stdio() -> anyhow::Result<ExitCode> {
+pub fn run_stdio() -> std::io::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -8,8 +8,7 @@ use crate::state::FileSignature;
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::digest;
-use faultlens_pipeline::store;
-use faultlens_report::Analysis;
+use faultlens_workspace::store;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -22,8 +21,10 @@ pub enum Loaded {
     /// No results file.
     Missing,
     Ranked(Box<Localization>, FileSignature),
-    /// The file exists but cannot be used; the message says why and what to do.
-    Broken(String, FileSignature),
+    /// The file cannot be used; the message says why and what to do. With
+    /// the signature of the file read, if it was (a reading that failed
+    /// has none).
+    Broken(String, Option<FileSignature>),
 }
 
 /// Files of the results that changed since the run: their content differs
@@ -53,7 +54,7 @@ pub fn changed_since(loc: &Localization, root: &Path) -> HashSet<u32> {
 /// repository). `None` when it cannot be read.
 pub fn read_text(root: &Path, path: &Path) -> Option<String> {
     let bytes =
-        faultlens_pipeline::files::read_in_project(root, path, faultlens_confine::limits::SOURCE)
+        faultlens_workspace::files::read_in_project(root, path, faultlens_confine::limits::SOURCE)
             .ok()?;
     String::from_utf8(bytes).ok()
 }
@@ -66,9 +67,9 @@ pub fn signature(path: &Path) -> Option<FileSignature> {
     })
 }
 
-/// Ranks results under any ranker, reading the files' text from `root`
-/// when it needs it (BlockRank builds control-flow graphs) and the stored
-/// diagnosis for fusion: the CLI's `Analysis::compute`, fed from disk.
+/// Ranks results under any ranker, as the CLI does (`faultlens_ops::rank`),
+/// reading the files' text only when the ranker needs it (BlockRank builds
+/// control-flow graphs; the editor shows the text it has open).
 pub fn rank(
     results: impl Into<Arc<RunResults>>,
     measure: Ranker,
@@ -79,20 +80,9 @@ pub fn rank(
         Ranker::BlockRank => store::read_sources(root, &results),
         _ => faultlens_core::sources::SourceTexts::default(),
     };
-    let diagnosis = diagnosis_for(measure, root)?;
-    let analysis = Analysis::compute(results, measure, false, &sources, diagnosis.as_ref())?;
+    let analysis = faultlens_ops::rank::analyse(root, results, measure, false, &sources)
+        .map_err(|e| e.to_string())?;
     Ok(Localization::from_analysis(analysis, root))
-}
-
-/// The stored diagnosis when `measure` needs it (fusion), else `None`.
-pub fn diagnosis_for(
-    measure: Ranker,
-    root: &Path,
-) -> Result<Option<faultlens_core::diagnosis::DiagnosisReport>, String> {
-    match measure {
-        Ranker::Fusion => store::read_diagnosis(root).map_err(|e| e.to_string()),
-        _ => Ok(None),
-    }
 }
 
 /// Reads and ranks `<root>/.faultlens/results.json` unless its signature
@@ -111,10 +101,10 @@ pub fn load(root: &Path, measure: Ranker, known: Option<FileSignature>) -> Loade
                 loc.changed_on_disk = changed_since(&loc, root);
                 Loaded::Ranked(Box::new(loc), sig)
             }
-            Err(e) => Loaded::Broken(e, sig),
+            Err(e) => Loaded::Broken(e, Some(sig)),
         },
         Ok(None) => Loaded::Missing,
-        Err(e) => Loaded::Broken(e.to_string(), sig),
+        Err(e) => Loaded::Broken(e.to_string(), Some(sig)),
     }
 }
 
@@ -131,14 +121,14 @@ pub enum LoadedDiagnosis {
 /// `known`. Diagnosed files modified after the document was written are
 /// marked changed (the document records no digests).
 pub fn load_diagnosis(root: &Path, known: Option<FileSignature>) -> LoadedDiagnosis {
-    let path = faultlens_diagnose::store::report_path(root);
+    let path = faultlens_workspace::store::diagnosis_path(root);
     let Some(sig) = signature(&path) else {
         return LoadedDiagnosis::Missing;
     };
     if Some(sig) == known {
         return LoadedDiagnosis::Unchanged;
     }
-    match faultlens_diagnose::store::read_report(root) {
+    match faultlens_workspace::store::read_diagnosis(root) {
         Ok(Some(report)) => {
             let mut diag = Diagnoses::new(report, root);
             diag.changed_on_disk = diag
@@ -153,7 +143,7 @@ pub fn load_diagnosis(root: &Path, known: Option<FileSignature>) -> LoadedDiagno
             LoadedDiagnosis::Read(Box::new(diag), sig)
         }
         Ok(None) => LoadedDiagnosis::Missing,
-        Err(e) => LoadedDiagnosis::Broken(e, sig),
+        Err(e) => LoadedDiagnosis::Broken(e.to_string(), sig),
     }
 }
 
@@ -195,7 +185,7 @@ mod tests {
         std::fs::create_dir_all(root.join("src")).unwrap();
         std::fs::write(root.join("src/sum.c"), SOURCE).unwrap();
         std::thread::sleep(Duration::from_millis(20));
-        faultlens_diagnose::store::write_report(root, &crate::diagnoses::fixtures::report())
+        faultlens_workspace::store::write_diagnosis(root, &crate::diagnoses::fixtures::report())
             .unwrap();
         let LoadedDiagnosis::Read(diag, sig) = load_diagnosis(root, None) else {
             panic!("not read")
@@ -212,7 +202,7 @@ mod tests {
             panic!("not read")
         };
         assert!(diag.changed_on_disk.contains("src/sum.c"));
-        std::fs::write(faultlens_diagnose::store::report_path(root), "{").unwrap();
+        std::fs::write(faultlens_workspace::store::diagnosis_path(root), "{").unwrap();
         let LoadedDiagnosis::Broken(message, _) = load_diagnosis(root, None) else {
             panic!("not broken")
         };

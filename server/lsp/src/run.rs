@@ -3,10 +3,14 @@
 
 use crate::diagnose_run::Trigger;
 use crate::diagnostics::{build_diagnostics, CompilerMessage};
+use crate::jobs::ActiveJob;
+use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
-use crate::state::{ActiveRun, Problem};
+use crate::state::Problem;
 use crate::work_progress::{JobProgress, Style};
-use faultlens_pipeline::{localize, store, PipelineError, Progress, Project, RunOptions};
+use faultlens_ops::localize::localize_and_store;
+use faultlens_pipeline::{PipelineError, Progress, RunOptions};
+use faultlens_workspace::Project;
 use std::path::PathBuf;
 use std::time::Duration;
 use tower_lsp_server::ls_types::{MessageType, Uri};
@@ -31,14 +35,14 @@ pub fn progress_step(p: &Progress) -> (u32, String) {
 /// futures `Send`.
 pub fn run(
     backend: Backend,
-    active: ActiveRun,
+    active: ActiveJob,
     root: PathBuf,
     timeout: Option<Duration>,
     progress: bool,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(async move {
-        let generation = active.generation;
-        let token = crate::protocol::JobKind::Run.token(generation);
+        let epoch = active.epoch;
+        let token = active.token.clone();
         let reporter = JobProgress::start(
             &backend.client,
             progress,
@@ -49,10 +53,10 @@ pub fn run(
 
         // Wait for a stopped test generation to write its tests: discovery
         // reads them.
-        drop(backend.generate_slot().lock().await);
+        drop(backend.slot(JobKind::Generate).lock().await);
         // Wait for a superseded run to stop: runs share the build directory.
-        let _slot = backend.run_slot().lock().await;
-        if !backend.is_current(generation) {
+        let _slot = backend.slot(JobKind::Run).lock().await;
+        if !backend.is_current(JobKind::Run, epoch) {
             reporter.finish("cancelled: a newer run replaced this one");
             return;
         }
@@ -68,23 +72,18 @@ pub fn run(
             let report = |p: Progress| {
                 let _ = tx.send(p);
             };
-            let results = localize(&project, &options, &report, &cancel)?;
-            if cancel.is_cancelled() {
-                return Err(PipelineError::Cancelled);
-            }
-            store::write_results(&work_root, &results)?;
-            Ok(results)
+            localize_and_store(&project, &options, &report, &cancel)
         });
         while let Some(p) = rx.recv().await {
             let (pct, message) = progress_step(&p);
             reporter.report(message, Some(pct));
         }
         let outcome = match job.await {
-            Ok(outcome) => outcome,
-            Err(e) => Err(PipelineError::Discovery(job_failed("the run", e))),
+            Ok(outcome) => outcome.map_err(RunFailure::Pipeline),
+            Err(e) => Err(RunFailure::Crashed(job_failed("the run", e))),
         };
 
-        let current = backend.is_current(generation);
+        let current = backend.is_current(JobKind::Run, epoch);
         let summary = match &outcome {
             Ok(results) => {
                 reporter.report("ranking", Some(96));
@@ -94,22 +93,24 @@ pub fn run(
                     results.tests.len()
                 )
             }
-            Err(PipelineError::Cancelled) => "cancelled: a newer run replaced this one".into(),
+            Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {
+                "cancelled: a newer run replaced this one".into()
+            }
             Err(e) => format!("failed: {}", first_line(&e.to_string())),
         };
         if current {
             let mut state = backend.state();
-            state.run = None;
+            state.jobs.finish(JobKind::Run, epoch);
             match &outcome {
                 Ok(_) => {
                     state.build_errors.clear();
                     state.problem = None;
                 }
-                Err(PipelineError::Cancelled) => {}
+                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
                 Err(e) => {
                     state.problem = Some(Problem::Run(first_line(&e.to_string())));
                     state.build_errors.clear();
-                    if let PipelineError::Build { diagnostics, .. } = e {
+                    if let RunFailure::Pipeline(PipelineError::Build { diagnostics, .. }) = e {
                         let messages: Vec<CompilerMessage> = diagnostics
                             .iter()
                             .map(|d| CompilerMessage {
@@ -154,7 +155,7 @@ pub fn run(
                             .await;
                     }
                 }
-                Err(PipelineError::Cancelled) => {}
+                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
                 Err(e) => {
                     // A diagnosis waiting for this run has nothing to start from.
                     backend.state().diagnose_after_run = false;
@@ -169,6 +170,16 @@ pub fn run(
         }
         reporter.finish(summary);
     })
+}
+
+/// Why a run produced no results.
+#[derive(Debug, thiserror::Error)]
+enum RunFailure {
+    #[error(transparent)]
+    Pipeline(PipelineError),
+    /// The run's thread stopped unexpectedly (a bug; the message says where).
+    #[error("{0}")]
+    Crashed(String),
 }
 
 /// An error's first line: what a status line or a progress report shows.

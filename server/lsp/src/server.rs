@@ -6,7 +6,7 @@
 use crate::diagnoses::DIAGNOSE;
 use crate::generate_lens::GENERATE_TESTS;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
-use crate::protocol::{Scores, Status};
+use crate::protocol::{JobKind, Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
 use crate::state::{Problem, State, UNTRUSTED};
@@ -42,14 +42,9 @@ struct Shared {
     publish: tokio::sync::Mutex<()>,
     /// Serializes reads of the results file.
     reload: tokio::sync::Mutex<()>,
-    /// Held by the run whose pipeline job is in progress: runs share the
-    /// build directory, so a new run waits for a cancelled one to stop.
-    run_slot: tokio::sync::Mutex<()>,
-    /// Held by the diagnosis whose engine is working: one at a time.
-    diagnose_slot: tokio::sync::Mutex<()>,
-    /// Held by the test generation whose session is working; a run waits
-    /// for a stopped one to write its tests.
-    generate_slot: tokio::sync::Mutex<()>,
+    /// Held by the job of each kind whose work is in progress (see
+    /// [`Backend::slot`]).
+    slots: [tokio::sync::Mutex<()>; 3],
     /// Serializes reads of the diagnosis file.
     diagnosis_reload: tokio::sync::Mutex<()>,
     client_caps: Mutex<ClientCaps>,
@@ -72,9 +67,7 @@ impl Backend {
                 state: Mutex::new(State::default()),
                 publish: tokio::sync::Mutex::new(()),
                 reload: tokio::sync::Mutex::new(()),
-                run_slot: tokio::sync::Mutex::new(()),
-                diagnose_slot: tokio::sync::Mutex::new(()),
-                generate_slot: tokio::sync::Mutex::new(()),
+                slots: Default::default(),
                 diagnosis_reload: tokio::sync::Mutex::new(()),
                 client_caps: Mutex::new(ClientCaps::default()),
                 started: std::sync::atomic::AtomicBool::new(false),
@@ -218,7 +211,7 @@ impl Backend {
         });
         let (loaded, on_disk, harness) = job.await.unwrap_or_else(|e| {
             (
-                Loaded::Broken(job_failed("reading the results", e), dummy_signature()),
+                Loaded::Broken(job_failed("reading the results", e), None),
                 HashMap::new(),
                 false,
             )
@@ -249,8 +242,12 @@ impl Backend {
             Loaded::Broken(message, signature) => {
                 let first_time = {
                     let mut state = self.state();
-                    let first = state.results_signature != Some(signature);
-                    state.results_signature = Some(signature);
+                    // Said once per version of the file; always when
+                    // the reading itself failed.
+                    let first = signature.is_none() || state.results_signature != signature;
+                    if signature.is_some() {
+                        state.results_signature = signature;
+                    }
                     state.problem = Some(Problem::Results(message.clone()));
                     first
                 };
@@ -310,19 +307,15 @@ impl Backend {
         });
     }
 
-    /// The lock a run holds while its pipeline job works.
-    pub fn run_slot(&self) -> &tokio::sync::Mutex<()> {
-        &self.shared.run_slot
-    }
-
-    /// The lock a diagnosis holds while its engine works.
-    pub fn diagnose_slot(&self) -> &tokio::sync::Mutex<()> {
-        &self.shared.diagnose_slot
-    }
-
-    /// The lock a test generation holds while its session works.
-    pub fn generate_slot(&self) -> &tokio::sync::Mutex<()> {
-        &self.shared.generate_slot
+    /// The lock a job of `kind` holds while its work is in progress: one
+    /// at a time per kind (runs share the build directory; a run waits for
+    /// a stopped generation to write its tests).
+    pub fn slot(&self, kind: JobKind) -> &tokio::sync::Mutex<()> {
+        &self.shared.slots[match kind {
+            JobKind::Run => 0,
+            JobKind::Diagnose => 1,
+            JobKind::Generate => 2,
+        }]
     }
 
     /// Serializes reads of the diagnosis file.
@@ -332,24 +325,12 @@ impl Backend {
 
     /// Waits until no pipeline job is working.
     pub async fn wait_idle(&self) {
-        let _slot = self.shared.run_slot.lock().await;
+        let _slot = self.slot(JobKind::Run).lock().await;
     }
 
     /// Cancels any run and diagnosis: the client is going away.
     pub fn cancel_run(&self) {
-        let mut state = self.state();
-        if let Some(run) = state.run.take() {
-            run.cancel.cancel();
-        }
-        state.cancel_diagnosis();
-        state.cancel_generation();
-    }
-}
-
-fn dummy_signature() -> crate::state::FileSignature {
-    crate::state::FileSignature {
-        modified: std::time::SystemTime::UNIX_EPOCH,
-        len: 0,
+        self.state().jobs.cancel_all();
     }
 }
 
@@ -505,7 +486,7 @@ impl LanguageServer for Backend {
             }
             state.edit_generation += 1;
             // The diagnosis describes the text before this edit.
-            state.cancel_diagnosis();
+            state.jobs.cancel(JobKind::Diagnose);
             state.edit_generation
         };
         // Publish once typing pauses; hovers and lenses read the state

@@ -8,19 +8,19 @@ use crate::diagnoses::{self, Diagnoses};
 use crate::diagnostics;
 use crate::document::Document;
 use crate::hover;
+use crate::jobs::Jobs;
 use crate::lenses;
 use crate::localization::Localization;
 use crate::placement::{FileView, NOT_IN_RESULTS};
 use crate::protocol::{
-    DiagnosisState, DiagnosisStatus, FailingTest, GenerationState, GenerationStatus, ScoresParams,
-    ServerState, StatusParams,
+    DiagnosisState, DiagnosisStatus, FailingTest, GenerationState, GenerationStatus, JobKind,
+    ScoresParams, ServerState, StatusParams,
 };
 use crate::scores;
 use crate::settings::Settings;
 use crate::tracking::{Edit, LineTracker};
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
-use faultlens_pipeline::CancelToken;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,30 +46,6 @@ pub struct OpenDoc {
     pub tracker: Option<LineTracker>,
     /// Where the diagnosed lines are now, if the document holds any.
     pub diag_tracker: Option<LineTracker>,
-}
-
-/// A diagnosis running in the background.
-#[derive(Debug, Clone)]
-pub struct ActiveDiagnosis {
-    pub generation: u64,
-    pub cancel: CancelToken,
-}
-
-/// A test generation running in the background (`generate_run`).
-#[derive(Debug, Clone)]
-pub struct ActiveGeneration {
-    pub generation: u64,
-    /// Set to stop after the current round (the per-test callback says so).
-    pub cancel: CancelToken,
-    /// The `$/progress` token the client may cancel.
-    pub token: String,
-}
-
-/// A run in progress.
-#[derive(Debug, Clone)]
-pub struct ActiveRun {
-    pub generation: u64,
-    pub cancel: CancelToken,
 }
 
 /// What went wrong last, shown in the status until the next success.
@@ -98,8 +74,8 @@ pub struct State {
     pub published: BTreeSet<String>,
     /// Compiler messages of the last failed build, by file URI.
     pub build_errors: BTreeMap<String, Vec<Diagnostic>>,
-    pub run: Option<ActiveRun>,
-    pub run_generation: u64,
+    /// The background jobs: localization, diagnosis, test generation.
+    pub jobs: Jobs,
     pub save_generation: u64,
     /// Counts edits, so a burst of keystrokes publishes once.
     pub edit_generation: u64,
@@ -109,11 +85,9 @@ pub struct State {
     /// The last diagnosis (`.faultlens/diagnosis.json`).
     pub diagnoses: Option<Arc<Diagnoses>>,
     pub diagnosis_signature: Option<FileSignature>,
-    pub diagnosis_run: Option<ActiveDiagnosis>,
     /// The user asked for a diagnosis and the results were stale: the
     /// localization started for it diagnoses when it ends.
     pub diagnose_after_run: bool,
-    pub diagnosis_generation: u64,
     /// Why the last diagnosis produced nothing (C the model cannot handle,
     /// an unreadable document), until the next one succeeds.
     pub diagnosis_problem: Option<String>,
@@ -125,8 +99,6 @@ pub struct State {
     /// The project is a harness with free inputs (test generation works
     /// on it): decided when results are read.
     pub harness: bool,
-    pub generation_run: Option<ActiveGeneration>,
-    pub generation_counter: u64,
 }
 
 /// Everything to send after a change, computed under the lock.
@@ -345,28 +317,6 @@ impl State {
         self.closed_diag.clear();
         for open in self.docs.values_mut() {
             open.diag_tracker = None;
-        }
-    }
-
-    /// Stops a test generation after its current round; true if one ran.
-    pub fn cancel_generation(&mut self) -> bool {
-        match self.generation_run.take() {
-            Some(run) => {
-                run.cancel.cancel();
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Cancels a diagnosis in progress (a new run, an edit); true if one was.
-    pub fn cancel_diagnosis(&mut self) -> bool {
-        match self.diagnosis_run.take() {
-            Some(run) => {
-                run.cancel.cancel();
-                true
-            }
-            None => false,
         }
     }
 
@@ -650,7 +600,7 @@ impl State {
                 .as_ref()
                 .is_some_and(|l| !l.changed_on_disk.is_empty());
         let summary = format!("{failing} failing of {total} tests");
-        let (state, message) = if self.run.is_some() {
+        let (state, message) = if self.jobs.running(JobKind::Run).is_some() {
             (
                 ServerState::Running,
                 "localizing: building and running the tests".to_string(),
@@ -688,7 +638,7 @@ impl State {
 
     /// The `generation` part of the status (`faultlens.generateTests`).
     fn generation_status(&self) -> GenerationStatus {
-        let (state, message) = match &self.generation_run {
+        let (state, message) = match self.jobs.running(JobKind::Generate) {
             Some(_) => (GenerationState::Running, "generating tests"),
             None => (GenerationState::Idle, "no test generation running"),
         };
@@ -700,7 +650,7 @@ impl State {
 
     /// The `diagnosis` part of the status.
     fn diagnosis_status(&self) -> DiagnosisStatus {
-        let (state, message) = if self.diagnosis_run.is_some() {
+        let (state, message) = if self.jobs.running(JobKind::Diagnose).is_some() {
             (
                 DiagnosisState::Running,
                 "diagnosing the failing tests".to_string(),
@@ -898,13 +848,9 @@ mod tests {
     fn the_status_says_whether_tests_are_being_generated() {
         let (mut state, _) = state_with_results();
         assert_eq!(state.status().generation.state, GenerationState::Idle);
-        state.generation_run = Some(ActiveGeneration {
-            generation: 1,
-            cancel: Default::default(),
-            token: "faultlens/generate/1".into(),
-        });
+        state.jobs.start(JobKind::Generate);
         assert_eq!(state.status().generation.state, GenerationState::Running);
-        assert!(state.cancel_generation());
+        assert!(state.jobs.cancel(JobKind::Generate));
         assert_eq!(state.status().generation.state, GenerationState::Idle);
     }
 

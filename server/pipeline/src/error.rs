@@ -64,6 +64,10 @@ pub enum PipelineError {
     /// `.faultlens/` is not a directory faultlens may write in.
     #[error(transparent)]
     WorkDir(#[from] faultlens_confine::WorkDirError),
+
+    /// The project or a document under `.faultlens/` (faultlens-workspace).
+    #[error(transparent)]
+    Workspace(#[from] faultlens_workspace::WorkspaceError),
 }
 
 impl PipelineError {

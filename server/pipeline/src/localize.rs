@@ -89,7 +89,7 @@ pub fn localize(
 
     // Mistakes in declared tests (a missing stdin_file) are reported before
     // minutes of building.
-    if let Some(declared) = discover::discover_declared(project, timeout) {
+    if let Some(declared) = faultlens_workspace::declared::discover_declared(project, timeout) {
         declared?;
     }
     progress(Progress::Building);
@@ -129,8 +129,8 @@ pub fn discover_tests(
         .run
         .timeout
         .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64);
-    if let Some(declared) = discover::discover_declared(project, timeout) {
-        return declared;
+    if let Some(declared) = faultlens_workspace::declared::discover_declared(project, timeout) {
+        return Ok(declared?);
     }
     let _lock = crate::lock::RunLock::acquire(&project.root)?;
     let scope = RunScope::new();

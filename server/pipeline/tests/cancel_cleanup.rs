@@ -1,7 +1,8 @@
 //! A cancelled run leaves no test outputs behind in `.faultlens/runs`, whoever
 //! cancelled it (the CLI's Ctrl-C, or the language server's newer run).
 
-use faultlens_pipeline::{localize, CancelToken, PipelineError, Progress, Project, RunOptions};
+use faultlens_pipeline::{localize, CancelToken, PipelineError, Progress, RunOptions};
+use faultlens_workspace::Project;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

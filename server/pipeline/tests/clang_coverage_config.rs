@@ -1,7 +1,8 @@
 //! `[build] coverage`: what is accepted and what a missing clang says.
 
-use faultlens_pipeline::config::CoverageTool;
-use faultlens_pipeline::{localize, CancelToken, Project, RunOptions};
+use faultlens_pipeline::{localize, CancelToken, RunOptions};
+use faultlens_workspace::config::CoverageTool;
+use faultlens_workspace::Project;
 
 const PROGRAM: &str = "int main(void) { return 0; }\n";
 

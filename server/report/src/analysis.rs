@@ -32,6 +32,15 @@ pub struct Entry<'a> {
     pub counts: Counts,
 }
 
+/// Why a run could not be ranked under the ranker asked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    #[error("the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first")]
+    NoDiagnosis,
+    #[error("BlockRank: {0}")]
+    BlockRank(String),
+}
+
 impl Analysis {
     /// Ranks a run under any ranker: the one entry point of every front
     /// end. A formula scores each line from its counts; BlockRank builds
@@ -43,16 +52,14 @@ impl Analysis {
         include_test_code: bool,
         sources: &SourceTexts,
         diagnosis: Option<&DiagnosisReport>,
-    ) -> Result<Analysis, String> {
+    ) -> Result<Analysis, AnalysisError> {
         let spectra = Spectra::from_results(&results, include_test_code);
         let (ranking, blockrank) = match ranker {
             Ranker::Formula(formula) => {
                 return Ok(Analysis::by_formula(results, formula, include_test_code))
             }
             Ranker::Fusion => {
-                let report = diagnosis.ok_or(
-                    "the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first",
-                )?;
+                let report = diagnosis.ok_or(AnalysisError::NoDiagnosis)?;
                 let evidence = FusionEvidence::from_report(report);
                 let scores: Vec<f64> = spectra
                     .components
@@ -71,7 +78,7 @@ impl Analysis {
                     .map(|f| sources.text(&f.path).map(String::from))
                     .collect();
                 let scores = faultlens_blockrank::line_scores(&results, &texts)
-                    .map_err(|e| format!("BlockRank: {e}"))?;
+                    .map_err(|e| AnalysisError::BlockRank(e.to_string()))?;
                 let line_scores: Vec<f64> = spectra
                     .components
                     .iter()

@@ -9,4 +9,4 @@ pub mod message;
 pub mod sarif;
 pub mod table;
 
-pub use analysis::Analysis;
+pub use analysis::{Analysis, AnalysisError};

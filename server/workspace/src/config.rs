@@ -1,7 +1,7 @@
 //! `faultlens.toml`: the shape of the file and its parsing. Every key is
 //! documented in the README; unknown keys are errors so typos are caught.
 
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -136,7 +136,7 @@ pub struct RunnerSection {
 impl Config {
     /// Parses the text of a `faultlens.toml`; `path` is only used in messages.
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
-        let config: Config = toml::from_str(text).map_err(|e| PipelineError::Config {
+        let config: Config = toml::from_str(text).map_err(|e| WorkspaceError::Config {
             path: path.to_path_buf(),
             message: describe_toml_error(text, &e),
         })?;
@@ -146,7 +146,7 @@ impl Config {
 
     /// Semantic checks serde cannot express, reported with the offending line.
     fn check(&self, text: &str, path: &Path) -> Result<()> {
-        let fail = |needle: &str, message: String| PipelineError::Config {
+        let fail = |needle: &str, message: String| WorkspaceError::Config {
             path: path.to_path_buf(),
             message: match line_of(text, needle) {
                 Some(line) => format!("line {line}: {message}"),
@@ -228,7 +228,7 @@ impl Config {
             if !seen.insert(t.name.as_str()) {
                 let second =
                     nth_line_of(text, &key, 2).map_or(String::new(), |l| format!("line {l}: "));
-                return Err(PipelineError::Config {
+                return Err(WorkspaceError::Config {
                     path: path.to_path_buf(),
                     message: format!(
                         "{second}a second test is named {:?}; test names must be unique",
@@ -272,7 +272,7 @@ impl Config {
     /// Every path the file names must stay inside the project: faultlens
     /// reads these files and writes its build beside some of them, so
     /// `program = "../../mid.c"` would link over the user's source.
-    fn check_paths(&self, fail: &dyn Fn(&str, String) -> PipelineError) -> Result<()> {
+    fn check_paths(&self, fail: &dyn Fn(&str, String) -> WorkspaceError) -> Result<()> {
         let mut named: Vec<(String, &str)> = Vec::new();
         for source in self.build.sources.iter().flatten() {
             named.push(("[build] sources".into(), source));

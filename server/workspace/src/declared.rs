@@ -1,8 +1,8 @@
-//! Input/output tests: `[[test]]` tables and the compact `[tests]` forms.
+//! Input/output tests: `[[test]]` tables and the compact `[tests]` forms,
+//! declared in `faultlens.toml` and lowered to [`TestSpec`]s.
 
-use crate::build::Built;
-use crate::config::{line_of, IoTest, CONFIG_FILE};
-use crate::error::{PipelineError, Result};
+use crate::config::{line_of, IoTest, Kind, CONFIG_FILE};
+use crate::error::{Result, WorkspaceError};
 use crate::project::Project;
 use crate::testspec::{Expectation, Invocation, TestSpec};
 use faultlens_confine::limits;
@@ -10,12 +10,17 @@ use faultlens_core::results::Location;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub fn discover(project: &Project, built: &Built, timeout: Duration) -> Result<Vec<TestSpec>> {
-    let program = built.program.clone().ok_or_else(|| PipelineError::Config {
-        path: project.root.join(CONFIG_FILE),
-        message: "input/output tests need [build] program: the path of the program they run".into(),
-    })?;
-    declared(project, &program, &built.run_dir, timeout)
+/// Per-test timeout when neither the configuration nor the caller sets one.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The tests a project declares, without building it (for `faultlens
+/// tests`, the diagnosis and test generation): only input/output projects
+/// declare theirs; `None` for the others, whose runner lists them.
+pub fn discover_declared(project: &Project, timeout: Duration) -> Option<Result<Vec<TestSpec>>> {
+    match project.kind {
+        Kind::Io => Some(discover_unbuilt(project, timeout)),
+        _ => None,
+    }
 }
 
 /// The same tests before any build, for listing (`faultlens tests`).
@@ -39,7 +44,9 @@ pub fn discover_unbuilt(project: &Project, timeout: Duration) -> Result<Vec<Test
     declared(project, &program, &cwd, timeout)
 }
 
-fn declared(
+/// The `[[test]]` tables and compact `[tests]` forms as tests of `program`,
+/// run in `cwd`.
+pub fn declared(
     project: &Project,
     program: &Path,
     cwd: &Path,
@@ -82,7 +89,7 @@ fn declared(
         });
         let (stdin, stdout) =
             io_test_data(t, root, &config_path).map_err(|e| match (e, &location) {
-                (PipelineError::Config { path, message }, Some(loc)) => PipelineError::Config {
+                (WorkspaceError::Config { path, message }, Some(loc)) => WorkspaceError::Config {
                     path,
                     message: format!("line {}: {message}", loc.line),
                 },
@@ -99,7 +106,7 @@ fn declared(
     }
     if let Some(compact) = &project.config.compact {
         if let Some(pattern) = &compact.inputs {
-            for case in crate::discover::io::inputs_glob(root, pattern)? {
+            for case in crate::declared::inputs_glob(root, pattern)? {
                 tests.push(make(
                     case.name,
                     case.args,
@@ -124,7 +131,7 @@ fn declared(
         }
     }
     // Tests written by `faultlens generate`; a copy kept in faultlens.toml wins.
-    for g in crate::discover::generated::read(project)? {
+    for g in crate::generated::read(project)? {
         if !tests.iter().any(|t| t.name == g.name) {
             tests.push(make(
                 g.name,
@@ -139,7 +146,7 @@ fn declared(
     let mut seen = std::collections::HashSet::new();
     for t in &tests {
         if !seen.insert(t.name.clone()) {
-            return Err(PipelineError::Config {
+            return Err(WorkspaceError::Config {
                 path: config_path,
                 message: format!("two tests are named {:?}; rename one (names from [tests] inputs are file stems)", t.name),
             });
@@ -150,7 +157,7 @@ fn declared(
 
 fn read(root: &Path, path: &Path, what: &str, config_path: &Path) -> Result<Vec<u8>> {
     crate::files::read_in_project(root, path, limits::TEST_DATA).map_err(|e| {
-        PipelineError::Config {
+        WorkspaceError::Config {
             path: config_path.to_path_buf(),
             message: format!("{what} cannot be read: {e}"),
         }
@@ -204,14 +211,14 @@ fn relative(root: &Path, path: &Path) -> String {
 fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
     let config_path = root.join(CONFIG_FILE);
     let full = root.join(pattern).to_string_lossy().into_owned();
-    let paths = glob::glob(&full).map_err(|e| PipelineError::Config {
+    let paths = glob::glob(&full).map_err(|e| WorkspaceError::Config {
         path: config_path.clone(),
         message: format!("[tests] inputs = {pattern:?} is not a valid glob: {e}"),
     })?;
     let mut files: Vec<PathBuf> = paths.filter_map(|p| p.ok()).collect();
     files.sort();
     if files.is_empty() {
-        return Err(PipelineError::Config {
+        return Err(WorkspaceError::Config {
             path: config_path.clone(),
             message: format!(
                 "{}[tests] inputs = {pattern:?} matches no files in {}",
@@ -229,7 +236,7 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
     for input in files {
         let out = input.with_extension("out");
         if !out.is_file() {
-            return Err(PipelineError::Config {
+            return Err(WorkspaceError::Config {
                 path: config_path.clone(),
                 message: format!(
                     "{} has no expected output beside it: create {}",
@@ -247,7 +254,7 @@ fn inputs_glob(root: &Path, pattern: &str) -> Result<Vec<Case>> {
             let path = input.with_extension(extension);
             crate::files::read_optional(root, &path, limits::TEST_LIST)
                 .map(|bytes| bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
-                .map_err(|e| PipelineError::Config {
+                .map_err(|e| WorkspaceError::Config {
                     path: path.clone(),
                     message: format!("cannot be read: {e}"),
                 })
@@ -280,12 +287,12 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
     let path = root.join(table);
     let bytes =
         crate::files::read_in_project(root, Path::new(table), limits::TEST_LIST).map_err(|e| {
-            PipelineError::Config {
+            WorkspaceError::Config {
                 path: root.join(CONFIG_FILE),
                 message: format!("[tests] table = {table:?} cannot be read: {e}"),
             }
         })?;
-    let text = faultlens_confine::utf8(&path, bytes).map_err(|e| PipelineError::Config {
+    let text = faultlens_confine::utf8(&path, bytes).map_err(|e| WorkspaceError::Config {
         path: root.join(CONFIG_FILE),
         message: format!("[tests] table = {table:?}: {}", e.reason()),
     })?;
@@ -295,7 +302,7 @@ fn table_file(root: &Path, table: &str) -> Result<Vec<Case>> {
 
 /// The text of an `X.args` file as shell words; `path` is for messages.
 pub fn parse_args(text: &str, path: &Path) -> Result<Vec<String>> {
-    shell_words::split(text.trim()).map_err(|e| PipelineError::Config {
+    shell_words::split(text.trim()).map_err(|e| WorkspaceError::Config {
         path: path.to_path_buf(),
         message: format!("cannot split the arguments into shell words: {e}"),
     })
@@ -305,7 +312,7 @@ pub fn parse_args(text: &str, path: &Path) -> Result<Vec<String>> {
 pub fn parse_exit(text: &str, path: &Path) -> Result<i32> {
     text.trim()
         .parse::<i32>()
-        .map_err(|_| PipelineError::Config {
+        .map_err(|_| WorkspaceError::Config {
             path: path.to_path_buf(),
             message: format!(
                 "expected an exit status (an integer), found {:?}",
@@ -330,7 +337,7 @@ pub fn parse_table(text: &str, path: &Path, display: &str) -> Result<Vec<Case>> 
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let err = |message: String| PipelineError::Config {
+        let err = |message: String| WorkspaceError::Config {
             path: path.to_path_buf(),
             message: format!("line {line_no}: {message}"),
         };

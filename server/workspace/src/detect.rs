@@ -1,7 +1,7 @@
 //! Auto-detection for projects without a `faultlens.toml`.
 
 use crate::config::{BuildSection, CompactTests, Config, Kind};
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use crate::project::Project;
 use std::path::Path;
 
@@ -28,7 +28,7 @@ pub fn detect(root: &Path) -> Result<Project> {
         });
     }
     let mut sources: Vec<String> = std::fs::read_dir(root)
-        .map_err(|e| PipelineError::io(format!("listing {}", root.display()), e))?
+        .map_err(|e| WorkspaceError::io(format!("listing {}", root.display()), e))?
         .filter_map(|entry| entry.ok())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .filter(|name| name.ends_with(".c"))
@@ -63,7 +63,7 @@ pub fn detect(root: &Path) -> Result<Project> {
             detected: true,
         });
     }
-    Err(PipelineError::Detection(format!(
+    Err(WorkspaceError::Detection(format!(
         "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), or *.c files with tests/*.in and tests/*.out pairs).\n\
          Create a faultlens.toml, for example:\n\n\
          [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\

@@ -7,7 +7,7 @@
 //! `faultlens.toml` already declares (a copied one) is skipped there.
 
 use crate::config::{line_of, IoTest};
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use crate::project::Project;
 use faultlens_core::results::Location;
 use serde::Deserialize;
@@ -51,7 +51,7 @@ pub const BROKEN_FILE_ADVICE: &str = "delete the file (it holds only tests `faul
 /// The file's text, bounded; `None` when it does not exist. It lies in
 /// `.faultlens/`, which a repository can ship: a link there is refused.
 pub fn read_text(path: &Path) -> Result<Option<String>> {
-    let bad = |message: String| PipelineError::Config {
+    let bad = |message: String| WorkspaceError::Config {
         path: path.to_path_buf(),
         message: format!("{message}; {BROKEN_FILE_ADVICE}"),
     };
@@ -71,7 +71,7 @@ fn read_file(path: &Path, root: &Path) -> Result<Vec<GeneratedTest>> {
     let Some(text) = read_text(path)? else {
         return Ok(Vec::new());
     };
-    let bad = |message: String| PipelineError::Config {
+    let bad = |message: String| WorkspaceError::Config {
         path: path.to_path_buf(),
         message: format!("{message}; {BROKEN_FILE_ADVICE}"),
     };

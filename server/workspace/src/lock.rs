@@ -2,7 +2,7 @@
 //! their coverage counters. An advisory `flock` on `.faultlens/run.lock`,
 //! released when the lock is dropped or the process dies.
 
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
@@ -33,7 +33,7 @@ impl RunLock {
             .write(true)
             .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
-            .map_err(|e| PipelineError::io(format!("opening {}", path.display()), e))?;
+            .map_err(|e| WorkspaceError::io(format!("opening {}", path.display()), e))?;
         // Between fork and exec, any process this one starts holds a copy
         // of the descriptor, and with it the lock, for an instant after
         // the run that took it has ended: a short patience tells that
@@ -46,13 +46,13 @@ impl RunLock {
             }
             let cause = std::io::Error::last_os_error();
             if cause.kind() != std::io::ErrorKind::WouldBlock {
-                return Err(PipelineError::io(
+                return Err(WorkspaceError::io(
                     format!("locking {}", path.display()),
                     cause,
                 ));
             }
             if Instant::now() >= patience {
-                return Err(PipelineError::Busy(format!(
+                return Err(WorkspaceError::Busy(format!(
                     "another faultlens run is using {}; wait for it to finish, then run again",
                     work_dir.display()
                 )));

@@ -2,7 +2,7 @@
 //! test suite it has.
 
 use crate::config::{Config, Kind, CONFIG_FILE};
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use std::path::{Path, PathBuf};
 
 /// Files that are test code unless `[project] test_code` says otherwise.
@@ -31,13 +31,13 @@ impl Project {
     /// Reads `faultlens.toml` at `root`, or detects the project's shape.
     pub fn load(root: &Path) -> Result<Project> {
         let root = root.canonicalize().map_err(|e| {
-            PipelineError::Detection(format!(
+            WorkspaceError::Detection(format!(
                 "{}: cannot open the project directory ({e})",
                 root.display()
             ))
         })?;
         if !root.is_dir() {
-            return Err(PipelineError::Detection(format!(
+            return Err(WorkspaceError::Detection(format!(
                 "{} is not a directory; give faultlens the project's root directory",
                 root.display()
             )));
@@ -45,19 +45,19 @@ impl Project {
         let config_path = root.join(CONFIG_FILE);
         if config_path.exists() || config_path.is_symlink() {
             let text = crate::files::checked(&root, Path::new(CONFIG_FILE))
-                .map_err(|message| PipelineError::Config {
+                .map_err(|message| WorkspaceError::Config {
                     path: config_path.clone(),
                     message,
                 })
                 .and_then(|path| {
                     faultlens_confine::read_regular_text(&path, faultlens_confine::limits::CONFIG)
-                        .map_err(|e| PipelineError::Config {
+                        .map_err(|e| WorkspaceError::Config {
                             path: config_path.clone(),
                             message: e.reason(),
                         })
                 })?;
             let config = Config::parse(&text, &config_path)?;
-            let kind = infer_kind(&config, &root).ok_or_else(|| PipelineError::Config {
+            let kind = infer_kind(&config, &root).ok_or_else(|| WorkspaceError::Config {
                 path: config_path.clone(),
                 message: "no tests are configured: add [[test]] tables, a [tests] section, a [runner] section, or set [project] kind = \"ctest\" for a CMake project".into(),
             })?;

@@ -1,7 +1,7 @@
 //! The results file, `.faultlens/results.json`: written atomically so a
 //! reader (the language server, another tool) never sees half a document.
 
-use crate::error::{PipelineError, Result};
+use crate::error::{Result, WorkspaceError};
 use crate::project::WORK_DIR;
 use faultlens_confine::{limits, WorkDir};
 use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
@@ -26,7 +26,7 @@ pub fn write_results(root: &Path, results: &RunResults) -> Result<PathBuf> {
 /// inside the project, no duplicates (see `RunResults::validate`).
 pub fn read_results(root: &Path) -> Result<Option<RunResults>> {
     let path = results_path(root);
-    let bad = |message: String| PipelineError::Results {
+    let bad = |message: String| WorkspaceError::Results {
         path: path.clone(),
         message,
     };
@@ -110,7 +110,7 @@ pub fn write_diagnosis(root: &Path, report: &DiagnosisReport) -> Result<PathBuf>
 /// `Ok(None)` when no diagnosis was stored yet. Read as hostile input, like
 /// the results (see [`read_results`]).
 pub fn read_diagnosis(root: &Path) -> Result<Option<DiagnosisReport>> {
-    let bad = |message: String| PipelineError::Results {
+    let bad = |message: String| WorkspaceError::Results {
         path: diagnosis_path(root),
         message,
     };
@@ -229,5 +229,23 @@ mod tests {
             err.contains("results.json") && err.contains("faultlens localize"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_diagnosis_round_trips_and_a_corrupt_one_says_how_to_recover() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_diagnosis(dir.path()).unwrap().is_none());
+        let report = DiagnosisReport {
+            failing_tests: vec!["t1".into()],
+            complete: true,
+            ..Default::default()
+        };
+        write_diagnosis(dir.path(), &report).unwrap();
+        assert_eq!(read_diagnosis(dir.path()).unwrap(), Some(report));
+        std::fs::write(diagnosis_path(dir.path()), "{").unwrap();
+        assert!(read_diagnosis(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("faultlens diagnose"));
     }
 }

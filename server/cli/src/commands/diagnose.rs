@@ -10,11 +10,12 @@ use crate::output::outln;
 use crate::progress::Reporter;
 use crate::Format;
 use anyhow::{anyhow, Context};
-use faultlens_core::results::RunResults;
-use faultlens_diagnose::{diagnose_project, store, DiagnoseError, DiagnoseOptions};
-use faultlens_pipeline::store::{stored_results, StoredResults};
-use faultlens_pipeline::{Project, RunOptions};
+use faultlens_diagnose::{DiagnoseError, DiagnoseOptions};
+use faultlens_ops::diagnose::{diagnose_and_store, Start};
+use faultlens_pipeline::RunOptions;
 use faultlens_report::diagnosis;
+use faultlens_workspace::store;
+use faultlens_workspace::Project;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,16 +40,20 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(args.path.clone())?;
     let project = Project::load(&root)?;
     check_writable(&project.root)?;
-    let results_path = faultlens_pipeline::store::results_path(&project.root);
-    let (results, localized) = match fresh_results(&project)? {
-        Some(results) => {
+    let results_path = faultlens_workspace::store::results_path(&project.root);
+    let (results, localized) = match faultlens_ops::diagnose::start(&project.root)? {
+        Start::Fresh(results) => {
             eprintln!(
                 "faultlens: using the results in {} (the sources have not changed since)",
                 results_path.display()
             );
             (results, false)
         }
-        None => (localize_and_store(&project, &RunOptions::default())?, true),
+        Start::Stale(reason) => {
+            eprintln!("faultlens: {reason}; localizing again");
+            (localize_and_store(&project, &RunOptions::default())?, true)
+        }
+        Start::Missing => (localize_and_store(&project, &RunOptions::default())?, true),
     };
     let shown_root = project
         .root
@@ -75,7 +80,7 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     };
     let reporter = Reporter::new();
     let cancel = crate::interrupt::token();
-    let outcome = diagnose_project(
+    let outcome = diagnose_and_store(
         &project,
         &results,
         &options,
@@ -109,10 +114,9 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(anyhow!(e)),
     };
-    store::write_report(&project.root, &report).map_err(|e| anyhow!(e))?;
     eprintln!(
         "faultlens: diagnosis written to {}",
-        store::report_path(&project.root).display()
+        store::diagnosis_path(&project.root).display()
     );
     let text = match args.format {
         Format::Table => diagnosis::table(&report, args.max),
@@ -130,7 +134,7 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
 /// the search may take its whole budget, and finding out only afterwards
 /// wastes it. Creates `.faultlens/` (ours) and a probe file that it removes.
 fn check_writable(root: &Path) -> anyhow::Result<()> {
-    let report = store::report_path(root);
+    let report = store::diagnosis_path(root);
     let dir = report.parent().expect("the report path has a directory");
     let probe = dir.join(format!(".write-probe.{}.tmp", std::process::id()));
     let outcome = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&probe, b""));
@@ -159,17 +163,4 @@ fn not_diagnosed(format: Format, root: &str, code: u8, message: &str) -> anyhow:
         ),
     }
     Ok(ExitCode::from(code))
-}
-
-/// The stored results, when they still describe the project (see
-/// [`stored_results`]); `None` when a new localization is needed.
-fn fresh_results(project: &Project) -> anyhow::Result<Option<RunResults>> {
-    Ok(match stored_results(&project.root)? {
-        StoredResults::Fresh(results) => Some(results),
-        StoredResults::Missing => None,
-        StoredResults::Stale { reason, .. } => {
-            eprintln!("faultlens: {reason}; localizing again");
-            None
-        }
-    })
 }

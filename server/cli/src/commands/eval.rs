@@ -1,14 +1,15 @@
 //! `faultlens eval`: every measure on every fixture that carries a
 //! `ground-truth.json`, scored by EXAM and top-N under honest ties.
 
-use super::localize::analyse;
 use crate::output::outln;
 use anyhow::{anyhow, Context};
 use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
 use faultlens_core::measures::{Ranker, ALL};
 use faultlens_core::results::RunResults;
-use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
+use faultlens_ops::rank::analyse;
+use faultlens_pipeline::{CancelToken, RunOptions};
+use faultlens_workspace::{store, Project};
 use serde::Deserialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -155,11 +156,11 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
 /// cannot rank it. Not an error: programs outside the C model never have
 /// one, and the other measures are still worth evaluating.
 fn stored_diagnosis(dir: &Path) -> Result<DiagnosisReport, String> {
-    match faultlens_diagnose::store::read_report(dir)? {
+    match faultlens_workspace::store::read_diagnosis(dir).map_err(|e| e.to_string())? {
         Some(report) => Ok(report),
         None => Err(format!(
             "no diagnosis stored ({} does not exist); run `faultlens diagnose {}` (it exits 4 for a program outside the C model, which then has none)",
-            faultlens_diagnose::store::report_path(dir).display(),
+            faultlens_workspace::store::diagnosis_path(dir).display(),
             dir.display()
         )),
     }
@@ -167,9 +168,12 @@ fn stored_diagnosis(dir: &Path) -> Result<DiagnosisReport, String> {
 
 fn run_fixture(dir: &Path, cancel: &CancelToken) -> anyhow::Result<RunResults> {
     let project = Project::load(dir)?;
-    let results = faultlens_pipeline::localize(&project, &RunOptions::default(), &|_| {}, cancel)
-        .inspect_err(|e| super::localize::remove_runs_if_cancelled(&project, e))?;
-    store::write_results(&project.root, &results)?;
+    let results = faultlens_ops::localize::localize_and_store(
+        &project,
+        &RunOptions::default(),
+        &|_| {},
+        cancel,
+    )?;
     if results.failed_count() == 0 {
         return Err(anyhow!(
             "no test fails, so there is nothing to localize; check the fixture"

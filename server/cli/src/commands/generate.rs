@@ -6,7 +6,7 @@
 //! localizes again with the real binary so the ranking includes them, and
 //! checks that every generated test got the verdict the model predicted.
 
-use super::localize::{analyse, cancel_on_interrupt, localize_and_store};
+use super::localize::{cancel_on_interrupt, localize_and_store};
 use super::root_or_cwd;
 use crate::output::outln;
 use anyhow::anyhow;
@@ -16,7 +16,9 @@ use faultlens_core::results::{RunResults, Verdict as CoreVerdict};
 use faultlens_generate::predict;
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
 use faultlens_generate::{Run, Strategy, Verdict};
-use faultlens_pipeline::{store, Project, RunOptions};
+use faultlens_ops::rank::analyse;
+use faultlens_pipeline::RunOptions;
+use faultlens_workspace::{store, Project};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;

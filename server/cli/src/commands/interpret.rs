@@ -7,9 +7,9 @@
 use super::root_or_cwd;
 use anyhow::{anyhow, Context};
 use faultlens_csem::{describe_outcome, interpret, render_trace, Outcome, RunOptions, TestInput};
-use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
-use faultlens_pipeline::testspec::Invocation;
-use faultlens_pipeline::Project;
+use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_workspace::testspec::Invocation;
+use faultlens_workspace::Project;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -7,9 +7,9 @@ use crate::{Format, RankArgs};
 use anyhow::{anyhow, Context};
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
-use faultlens_core::sources::SourceTexts;
-use faultlens_pipeline::{store, CancelToken, Project, RunOptions};
-use faultlens_report::{json, sarif, table, Analysis};
+use faultlens_pipeline::{CancelToken, RunOptions};
+use faultlens_report::{json, sarif, table};
+use faultlens_workspace::{store, Project};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -40,26 +40,20 @@ pub fn run(
 pub fn localize_and_store(project: &Project, options: &RunOptions) -> anyhow::Result<RunResults> {
     let reporter = Reporter::new();
     let cancel = cancel_on_interrupt();
-    let outcome = faultlens_pipeline::localize(project, options, &|p| reporter.update(p), &cancel);
+    let outcome = faultlens_ops::localize::localize_and_store(
+        project,
+        options,
+        &|p| reporter.update(p),
+        &cancel,
+    );
     reporter.finish();
-    let results = outcome.inspect_err(|e| remove_runs_if_cancelled(project, e))?;
-    let path = store::write_results(&project.root, &results)?;
-    eprintln!("faultlens: results written to {}", path.display());
+    let results = outcome?;
+    eprintln!(
+        "faultlens: results written to {}",
+        store::results_path(&project.root).display()
+    );
     Ok(results)
 }
-
-/// The per-test output and coverage files of a cancelled run are of no use
-/// and the pipeline leaves them when the cancel arrives while tests run: remove
-/// them so "nothing was written" is true. (The pipeline removes the same
-/// directory at the start of every run, so nothing else lives there.)
-pub fn remove_runs_if_cancelled(project: &Project, e: &faultlens_pipeline::PipelineError) {
-    if matches!(e, faultlens_pipeline::PipelineError::Cancelled) {
-        let _ = std::fs::remove_dir_all(project.work_dir().join(RUNS_DIR));
-    }
-}
-
-/// Where the pipeline keeps each test's output and coverage while it runs.
-const RUNS_DIR: &str = "runs";
 
 /// A token that Ctrl-C (SIGINT) or SIGTERM cancels, so running tests are
 /// stopped rather than orphaned (see `interrupt`).
@@ -102,29 +96,6 @@ pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitC
     render(&root, results, measure, args)
 }
 
-/// Ranks the run of the project at `root` under `measure` (fusion reads
-/// the project's stored diagnosis).
-pub fn analyse(
-    root: &Path,
-    results: Arc<RunResults>,
-    measure: Ranker,
-    include_test_code: bool,
-    sources: &SourceTexts,
-) -> anyhow::Result<Analysis> {
-    let diagnosis = match measure {
-        Ranker::Fusion => store::read_diagnosis(root)?,
-        _ => None,
-    };
-    Analysis::compute(
-        results,
-        measure,
-        include_test_code,
-        sources,
-        diagnosis.as_ref(),
-    )
-    .map_err(|e| anyhow!(e))
-}
-
 fn render(
     root: &Path,
     results: RunResults,
@@ -134,7 +105,7 @@ fn render(
     let failed = results.failed_count();
     let total = results.tests.len();
     let sources = store::read_sources(root, &results);
-    let analysis = analyse(
+    let analysis = faultlens_ops::rank::analyse(
         root,
         Arc::new(results),
         measure,

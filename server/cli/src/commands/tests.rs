@@ -4,8 +4,9 @@
 use super::root_or_cwd;
 use crate::output::outln;
 use crate::progress::Reporter;
-use faultlens_pipeline::testspec::TestSpec;
-use faultlens_pipeline::{discover_tests, Project};
+use faultlens_pipeline::discover_tests;
+use faultlens_workspace::testspec::TestSpec;
+use faultlens_workspace::Project;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,10 +3,10 @@
 //! on what a fixture's tests are.
 #![allow(dead_code)]
 
-use faultlens_pipeline::config::Kind;
-use faultlens_pipeline::discover::{discover_declared, DEFAULT_TIMEOUT};
-use faultlens_pipeline::testspec::Invocation;
-use faultlens_pipeline::Project;
+use faultlens_workspace::config::Kind;
+use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
+use faultlens_workspace::testspec::Invocation;
+use faultlens_workspace::Project;
 use std::path::{Path, PathBuf};
 
 /// The io fixtures under `fixtures/`, sorted.

@@ -9,7 +9,7 @@ use faultlens_core::diagnosis::AngelicValue;
 use faultlens_csem::ir::{ExprKind, InstrKind, StmtId};
 use faultlens_csem::{run, Outcome, Program, RunOptions};
 use faultlens_diagnose::bridge::{declared_tests, ModelTest};
-use faultlens_pipeline::Project;
+use faultlens_workspace::Project;
 use std::path::{Path, PathBuf};
 
 pub fn fixtures_root() -> PathBuf {
@@ -102,7 +102,7 @@ pub fn io_fixtures() -> Vec<PathBuf> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("ground-truth.json").is_file())
         .filter(|p| {
-            Project::load(p).is_ok_and(|pr| pr.kind == faultlens_pipeline::config::Kind::Io)
+            Project::load(p).is_ok_and(|pr| pr.kind == faultlens_workspace::config::Kind::Io)
         })
         .map(|p| p.canonicalize().unwrap())
         .collect();

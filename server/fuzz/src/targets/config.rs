@@ -7,8 +7,8 @@
 
 use super::{mutate_lines, repeat, ODD_VALUES};
 use crate::{shape, Rng, Target};
-use faultlens_pipeline::config::{Config, Kind};
-use faultlens_pipeline::{discover, Project};
+use faultlens_workspace::config::{Config, Kind};
+use faultlens_workspace::{declared, generated, Project};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -264,7 +264,7 @@ pub fn run(data: &[u8]) -> String {
         Ok(project) => {
             signature.push_str(&format!("\nload {:?}", project.kind));
             if project.kind == Kind::Io {
-                match discover::discover_declared(&project, Duration::from_secs(10)) {
+                match declared::discover_declared(&project, Duration::from_secs(10)) {
                     Some(Ok(tests)) => {
                         let names: std::collections::HashSet<_> =
                             tests.iter().map(|t| &t.name).collect();
@@ -285,9 +285,9 @@ pub fn run(data: &[u8]) -> String {
 
     // The same bytes as `.faultlens/generated-tests.toml`.
     let project = generated_project();
-    let path = discover::generated::path(project);
+    let path = generated::path(project);
     std::fs::write(&path, data).unwrap();
-    match discover::generated::read(project) {
+    match generated::read(project) {
         Ok(tests) => signature.push_str(&format!("\ngenerated {}", tests.len().min(3))),
         Err(e) => signature.push_str(&format!("\n{}", shape(&e.to_string()))),
     }

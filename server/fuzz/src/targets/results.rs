@@ -13,8 +13,8 @@ use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::SourceTexts;
-use faultlens_pipeline::store;
 use faultlens_report::analysis::Analysis;
+use faultlens_workspace::store;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -122,7 +122,7 @@ fn use_results(results: RunResults) -> String {
                 let _ = faultlens_report::json::ranking_json(&analysis, &sources, Some(20));
                 let _ = faultlens_report::sarif::sarif(&analysis, Some(10));
             }
-            Err(e) => signature.push_str(&format!("\n{}", shape(&e))),
+            Err(e) => signature.push_str(&format!("\n{}", shape(&e.to_string()))),
         }
     }
     signature

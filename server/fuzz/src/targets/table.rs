@@ -3,7 +3,7 @@
 //! (`parse_exit`). Each input goes to all three.
 
 use crate::{shape, Rng, Target};
-use faultlens_pipeline::discover::{parse_args, parse_exit, parse_table};
+use faultlens_workspace::declared::{parse_args, parse_exit, parse_table};
 use std::path::Path;
 use std::time::Duration;
 

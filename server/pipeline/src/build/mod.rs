@@ -8,7 +8,6 @@
 
 mod cmake;
 pub mod diagnostics;
-pub mod nondet;
 mod runtime;
 mod sources;
 mod user_command;

@@ -58,7 +58,7 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
         format!(
             "{}{}",
             SOURCE.replace("DUMP", dump),
-            super::nondet::native_source()
+            faultlens_workspace::nondet::native_source()
         ),
     )
     .map_err(|e| PipelineError::io(format!("writing {}", source.display()), e))?;

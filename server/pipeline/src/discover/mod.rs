@@ -1,13 +1,9 @@
 //! Test discovery: every suite kind lowers its tests to [`TestSpec`]s.
 
 mod ctest;
-pub mod generated;
-mod io;
 mod runner;
 
-/// The pure parsers of the compact `[tests]` forms, public for the fuzz
-/// targets (`server/fuzz`); discovery itself goes through `discover`.
-pub use io::{parse_args, parse_exit, parse_table, Case};
+pub use faultlens_workspace::declared::DEFAULT_TIMEOUT;
 
 use crate::build::Built;
 use crate::command::Steps;
@@ -15,10 +11,9 @@ use crate::config::Kind;
 use crate::error::{PipelineError, Result};
 use crate::project::Project;
 use crate::testspec::TestSpec;
+use faultlens_workspace::config::CONFIG_FILE;
+use faultlens_workspace::declared;
 use std::time::Duration;
-
-/// Per-test timeout when neither the configuration nor the caller sets one.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub fn discover(
     project: &Project,
@@ -27,7 +22,15 @@ pub fn discover(
     steps: &Steps,
 ) -> Result<Vec<TestSpec>> {
     let tests = match project.kind {
-        Kind::Io => io::discover(project, built, timeout)?,
+        Kind::Io => {
+            let program = built.program.clone().ok_or_else(|| PipelineError::Config {
+                path: project.root.join(CONFIG_FILE),
+                message:
+                    "input/output tests need [build] program: the path of the program they run"
+                        .into(),
+            })?;
+            declared::declared(project, &program, &built.run_dir, timeout)?
+        }
         Kind::Ctest => ctest::discover(project, built, timeout, steps)?,
         Kind::Runner => runner::discover(project, built, timeout, steps)?,
     };
@@ -39,12 +42,4 @@ pub fn discover(
         }));
     }
     Ok(tests)
-}
-
-/// Discovery without building, for `faultlens tests`: io tests need no build.
-pub fn discover_declared(project: &Project, timeout: Duration) -> Option<Result<Vec<TestSpec>>> {
-    match project.kind {
-        Kind::Io => Some(io::discover_unbuilt(project, timeout)),
-        _ => None,
-    }
 }
