@@ -208,20 +208,19 @@ async fn run(
     trigger: Trigger,
 ) {
     let epoch = active.epoch;
-    let token = active.token.clone();
-    let reporter = JobProgress::start(
-        &backend.client,
-        progress,
-        token,
-        "faultlens diagnosis",
-        Style::Percentage,
-    );
     // One engine at a time: a cancelled one stops at its next check.
-    let _slot = backend.slot(JobKind::Diagnose).lock().await;
-    if !backend.is_current(JobKind::Diagnose, epoch) {
-        reporter.finish("cancelled");
+    let Some((reporter, _slot)) = backend
+        .begin_job(
+            &active,
+            progress,
+            "faultlens diagnosis",
+            Style::Percentage,
+            "cancelled",
+        )
+        .await
+    else {
         return;
-    }
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<DiagnoseProgress>();
     let cancel = active.cancel.clone();
     let work_root = root.clone();

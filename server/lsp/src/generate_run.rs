@@ -10,7 +10,7 @@ use crate::jobs::ActiveJob;
 use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
 use crate::state::UNTRUSTED;
-use crate::work_progress::{JobProgress, Style};
+use crate::work_progress::Style;
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
 use faultlens_generate::Strategy;
 use faultlens_workspace::Project;
@@ -178,22 +178,22 @@ async fn run(
 ) {
     let epoch = active.epoch;
     let label = request.strategy.name();
-    let reporter = JobProgress::start(
-        &backend.client,
-        progress,
-        active.token.clone(),
-        "faultlens test generation",
-        Style::Cancellable {
-            message: format!("{label}: starting"),
-        },
-    );
+    let style = Style::Cancellable {
+        message: format!("{label}: starting"),
+    };
     // One session at a time: a stopped one finishes its round first.
-    let slot = backend.slot(JobKind::Generate).lock().await;
-    if !backend.is_current(JobKind::Generate, epoch) {
-        drop(slot);
-        reporter.finish("cancelled");
+    let Some((reporter, slot)) = backend
+        .begin_job(
+            &active,
+            progress,
+            "faultlens test generation",
+            style,
+            "cancelled",
+        )
+        .await
+    else {
         return;
-    }
+    };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Round>();
     let cancel = active.cancel.clone();
     let pause = round_pause();

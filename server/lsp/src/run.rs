@@ -7,7 +7,7 @@ use crate::jobs::ActiveJob;
 use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
 use crate::state::Problem;
-use crate::work_progress::{JobProgress, Style};
+use crate::work_progress::Style;
 use faultlens_ops::localize::localize_and_store;
 use faultlens_pipeline::{PipelineError, Progress, RunOptions};
 use faultlens_workspace::Project;
@@ -42,24 +42,22 @@ pub fn run(
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(async move {
         let epoch = active.epoch;
-        let token = active.token.clone();
-        let reporter = JobProgress::start(
-            &backend.client,
-            progress,
-            token,
-            "faultlens",
-            Style::Percentage,
-        );
-
         // Wait for a stopped test generation to write its tests: discovery
         // reads them.
         drop(backend.slot(JobKind::Generate).lock().await);
         // Wait for a superseded run to stop: runs share the build directory.
-        let _slot = backend.slot(JobKind::Run).lock().await;
-        if !backend.is_current(JobKind::Run, epoch) {
-            reporter.finish("cancelled: a newer run replaced this one");
+        let Some((reporter, _slot)) = backend
+            .begin_job(
+                &active,
+                progress,
+                "faultlens",
+                Style::Percentage,
+                "cancelled: a newer run replaced this one",
+            )
+            .await
+        else {
             return;
-        }
+        };
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
         let cancel = active.cancel.clone();
         let work_root = root.clone();

@@ -5,11 +5,13 @@
 
 use crate::diagnoses::DIAGNOSE;
 use crate::generate_lens::GENERATE_TESTS;
+use crate::jobs::ActiveJob;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::protocol::{JobKind, Scores, Status};
 use crate::reload::{self, Loaded};
 use crate::settings::{trusted_from_init, Settings};
 use crate::state::{Problem, State, UNTRUSTED};
+use crate::work_progress::{JobProgress, Style};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -316,6 +318,29 @@ impl Backend {
             JobKind::Diagnose => 1,
             JobKind::Generate => 2,
         }]
+    }
+
+    /// Begins the work of job `active`: shows its progress (when
+    /// `progress`), then waits for the job of its kind before it to stop.
+    /// `None` when `active` was replaced or cancelled meanwhile; its
+    /// progress then ends with `replaced`.
+    pub async fn begin_job(
+        &self,
+        active: &ActiveJob,
+        progress: bool,
+        title: &str,
+        style: Style,
+        replaced: &str,
+    ) -> Option<(JobProgress, tokio::sync::MutexGuard<'_, ()>)> {
+        let reporter =
+            JobProgress::start(&self.client, progress, active.token.clone(), title, style);
+        let slot = self.slot(active.kind).lock().await;
+        if !self.is_current(active.kind, active.epoch) {
+            drop(slot);
+            reporter.finish(replaced);
+            return None;
+        }
+        Some((reporter, slot))
     }
 
     /// Serializes reads of the diagnosis file.

@@ -19,9 +19,6 @@ pub enum PipelineError {
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
 
-    #[error("{0}")]
-    Detection(String),
-
     #[error("{tool} was not found ({why}). {hint}")]
     MissingTool {
         tool: String,
@@ -44,47 +41,24 @@ pub enum PipelineError {
     #[error("coverage data could not be read: {0}")]
     Coverage(String),
 
-    // The cause is part of the message, not a `source`, so error chains do
-    // not print it twice.
-    #[error("{context}: {cause}{}", io_hint(cause))]
-    Io {
-        context: String,
-        cause: std::io::Error,
-    },
-
-    #[error("{path}: {message}")]
-    Results { path: PathBuf, message: String },
-
     #[error("the run was cancelled")]
     Cancelled,
-
-    #[error("{0}")]
-    Busy(String),
 
     /// `.faultlens/` is not a directory faultlens may write in.
     #[error(transparent)]
     WorkDir(#[from] faultlens_confine::WorkDirError),
 
-    /// The project or a document under `.faultlens/` (faultlens-workspace).
+    /// The project, a document under `.faultlens/` or a file operation
+    /// (faultlens-workspace).
     #[error(transparent)]
     Workspace(#[from] faultlens_workspace::WorkspaceError),
 }
 
 impl PipelineError {
+    /// A failed file operation (`context` says which), worded as the
+    /// workspace words every one.
     pub fn io(context: impl Into<String>, source: std::io::Error) -> PipelineError {
-        PipelineError::Io {
-            context: context.into(),
-            cause: source,
-        }
-    }
-}
-
-fn io_hint(error: &std::io::Error) -> &'static str {
-    match error.kind() {
-        std::io::ErrorKind::PermissionDenied => {
-            "\nfaultlens keeps its build and results in the project's .faultlens/ directory; make the project directory writable for you"
-        }
-        _ => "",
+        faultlens_workspace::WorkspaceError::io(context, source).into()
     }
 }
 
