@@ -107,6 +107,7 @@ pub mod hover;
 pub mod jobs;
 pub mod lenses;
 pub mod localization;
+pub mod overlay;
 pub mod placement;
 pub mod protocol;
 pub mod ranking;

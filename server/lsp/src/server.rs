@@ -121,7 +121,7 @@ impl Backend {
             };
         let publication = {
             let mut state = self.state();
-            state.diag_disk_text.extend(diag_disk);
+            state.diagnosed_lines.disk.extend(diag_disk);
             state.publication(disk)
         };
         for (uri, diagnostics, version) in publication.diagnostics {

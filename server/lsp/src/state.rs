@@ -11,6 +11,7 @@ use crate::hover;
 use crate::jobs::Jobs;
 use crate::lenses;
 use crate::localization::Localization;
+use crate::overlay::Overlay;
 use crate::placement::{FileView, NOT_IN_RESULTS};
 use crate::protocol::{
     DiagnosisState, DiagnosisStatus, FailingTest, GenerationState, GenerationStatus, JobKind,
@@ -37,17 +38,6 @@ pub struct FileSignature {
     pub len: u64,
 }
 
-/// A document the client has open.
-#[derive(Debug)]
-pub struct OpenDoc {
-    pub doc: Document,
-    /// Where the results' lines are now, if the document is a file of the
-    /// results.
-    pub tracker: Option<LineTracker>,
-    /// Where the diagnosed lines are now, if the document holds any.
-    pub diag_tracker: Option<LineTracker>,
-}
-
 /// What went wrong last, shown in the status until the next success.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Problem {
@@ -65,11 +55,10 @@ pub struct State {
     pub client_supports_progress: bool,
     pub localization: Option<Arc<Localization>>,
     pub results_signature: Option<FileSignature>,
-    pub docs: HashMap<Uri, OpenDoc>,
-    /// Documents closed since the results were installed, with their last
-    /// text: their ranked lines stay where the edits moved them, and a
-    /// reopened document continues from there.
-    pub closed: HashMap<Uri, OpenDoc>,
+    /// The documents the client has open.
+    pub docs: HashMap<Uri, Document>,
+    /// Where the ranked lines are in each document (by results file index).
+    pub ranked_lines: Overlay<u32>,
     /// URIs that currently show faultlens diagnostics, to clear them later.
     pub published: BTreeSet<String>,
     /// Compiler messages of the last failed build, by file URI.
@@ -80,8 +69,6 @@ pub struct State {
     /// Counts edits, so a burst of keystrokes publishes once.
     pub edit_generation: u64,
     pub problem: Option<Problem>,
-    /// Text of result files that are not open, read once per results.
-    pub disk_text: HashMap<u32, String>,
     /// The last diagnosis (`.faultlens/diagnosis.json`).
     pub diagnoses: Option<Arc<Diagnoses>>,
     pub diagnosis_signature: Option<FileSignature>,
@@ -91,11 +78,8 @@ pub struct State {
     /// Why the last diagnosis produced nothing (C the model cannot handle,
     /// an unreadable document), until the next one succeeds.
     pub diagnosis_problem: Option<String>,
-    /// Documents closed since the diagnosis was installed: their last text
-    /// and where their diagnosed lines were.
-    pub closed_diag: HashMap<Uri, (String, LineTracker)>,
-    /// Text of diagnosed files that are not open, by relative path.
-    pub diag_disk_text: HashMap<String, String>,
+    /// Where the diagnosed lines are in each document (by relative path).
+    pub diagnosed_lines: Overlay<String>,
     /// The project is a harness with free inputs (test generation works
     /// on it): decided when results are read.
     pub harness: bool,
@@ -157,38 +141,11 @@ impl State {
 
     pub fn open(&mut self, uri: Uri, text: String, version: i32) {
         let uri = canonical_uri(&uri);
-        let tracker = match self.closed.remove(&uri) {
-            // Continue from where the last edits left the lines; the text
-            // may have changed on disk meanwhile.
-            Some(OpenDoc {
-                doc,
-                tracker: Some(mut tracker),
-                ..
-            }) => {
-                if doc.text != text {
-                    tracker.apply_full(&doc.text, &text);
-                }
-                Some(tracker)
-            }
-            _ => self.fresh_tracker(&uri),
-        };
-        let diag_tracker = match self.closed_diag.remove(&uri) {
-            Some((old, mut tracker)) => {
-                if old != text {
-                    tracker.apply_full(&old, &text);
-                }
-                Some(tracker)
-            }
-            None => self.fresh_diag_tracker(&uri),
-        };
-        self.docs.insert(
-            uri,
-            OpenDoc {
-                doc: Document::new(text, version),
-                tracker,
-                diag_tracker,
-            },
-        );
+        let ranked = self.fresh_tracker(&uri);
+        self.ranked_lines.open(&uri, &text, ranked);
+        let diagnosed = self.fresh_diag_tracker(&uri);
+        self.diagnosed_lines.open(&uri, &text, diagnosed);
+        self.docs.insert(uri, Document::new(text, version));
     }
 
     /// Applies the client's edits to an open document and moves its ranked
@@ -199,7 +156,8 @@ impl State {
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
     ) -> bool {
-        let Some(open) = self.docs.get_mut(&canonical_uri(uri)) else {
+        let uri = canonical_uri(uri);
+        let Some(doc) = self.docs.get_mut(&uri) else {
             return false;
         };
         for change in changes {
@@ -212,47 +170,33 @@ impl State {
                         end_col: range.end.character,
                         text: &change.text,
                     };
-                    for tracker in [open.tracker.as_mut(), open.diag_tracker.as_mut()]
-                        .into_iter()
-                        .flatten()
-                    {
-                        tracker.apply(&edit);
-                    }
-                    open.doc.replace(
+                    self.ranked_lines.edit(&uri, &edit);
+                    self.diagnosed_lines.edit(&uri, &edit);
+                    doc.replace(
                         (range.start.line, range.start.character),
                         (range.end.line, range.end.character),
                         &change.text,
                     );
                 }
                 None => {
-                    for tracker in [open.tracker.as_mut(), open.diag_tracker.as_mut()]
-                        .into_iter()
-                        .flatten()
-                    {
-                        tracker.apply_full(&open.doc.text, &change.text);
-                    }
-                    open.doc.text = change.text.clone();
+                    self.ranked_lines.replace(&uri, &doc.text, &change.text);
+                    self.diagnosed_lines.replace(&uri, &doc.text, &change.text);
+                    doc.text = change.text.clone();
                 }
             }
         }
-        open.doc.version = version;
+        doc.version = version;
         true
     }
 
     pub fn close(&mut self, uri: &Uri) {
         let uri = canonical_uri(uri);
-        if let Some(mut doc) = self.docs.remove(&uri) {
-            if let Some(tracker) = doc.diag_tracker.take() {
-                self.closed_diag
-                    .insert(uri.clone(), (doc.doc.text.clone(), tracker));
-            }
-            if doc.tracker.is_some() {
-                self.closed.insert(uri, doc);
-            }
+        if let Some(doc) = self.docs.remove(&uri) {
+            self.ranked_lines.close(&uri, &doc.text);
+            self.diagnosed_lines.close(&uri, &doc.text);
         }
     }
 
-    /// Installs new results: every open document's text becomes the baseline.
     /// Installs new results. The results describe the files as they were
     /// on disk; `on_disk` holds that text for open documents, so unsaved
     /// edits are tracked from it (changed lines start stale). Documents
@@ -266,20 +210,10 @@ impl State {
         self.localization = Some(Arc::new(loc));
         self.results_signature = signature;
         self.problem = None;
-        self.disk_text.clear();
-        self.closed.clear();
-        let uris: Vec<Uri> = self.docs.keys().cloned().collect();
-        for uri in uris {
-            let mut tracker = self.fresh_tracker(&uri);
-            if let Some(open) = self.docs.get_mut(&uri) {
-                if let (Some(t), Some(disk)) = (tracker.as_mut(), on_disk.get(&uri)) {
-                    if *disk != open.doc.text {
-                        t.apply_full(disk, &open.doc.text);
-                    }
-                }
-                open.tracker = tracker;
-            }
-        }
+        let mut overlay = std::mem::take(&mut self.ranked_lines);
+        let documents = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+        overlay.install(documents, on_disk, |uri| self.fresh_tracker(uri));
+        self.ranked_lines = overlay;
     }
 
     /// Installs a diagnosis; like `install`, `on_disk` holds the saved text
@@ -293,31 +227,17 @@ impl State {
         self.diagnoses = Some(Arc::new(diag));
         self.diagnosis_signature = signature;
         self.diagnosis_problem = None;
-        self.diag_disk_text.clear();
-        self.closed_diag.clear();
-        let uris: Vec<Uri> = self.docs.keys().cloned().collect();
-        for uri in uris {
-            let mut tracker = self.fresh_diag_tracker(&uri);
-            if let Some(open) = self.docs.get_mut(&uri) {
-                if let (Some(t), Some(disk)) = (tracker.as_mut(), on_disk.get(&uri)) {
-                    if *disk != open.doc.text {
-                        t.apply_full(disk, &open.doc.text);
-                    }
-                }
-                open.diag_tracker = tracker;
-            }
-        }
+        let mut overlay = std::mem::take(&mut self.diagnosed_lines);
+        let documents = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+        overlay.install(documents, on_disk, |uri| self.fresh_diag_tracker(uri));
+        self.diagnosed_lines = overlay;
     }
 
     /// Drops the diagnosis (its file was deleted).
     pub fn clear_diagnosis(&mut self) {
         self.diagnoses = None;
         self.diagnosis_signature = None;
-        self.diag_disk_text.clear();
-        self.closed_diag.clear();
-        for open in self.docs.values_mut() {
-            open.diag_tracker = None;
-        }
+        self.diagnosed_lines.clear();
     }
 
     /// The view of a diagnosed file (relative path): tracked through edits
@@ -329,16 +249,16 @@ impl State {
         disk: &'a HashMap<String, String>,
     ) -> Option<FileView<'a>> {
         let uri = diag.uri_of(relative)?;
-        if let Some(open) = self.docs.get(&uri) {
+        if let Some(doc) = self.docs.get(&uri) {
             return Some(FileView {
                 file: NOT_IN_RESULTS,
+                tracker: self.diagnosed_lines.tracker(&uri),
                 uri,
-                tracker: open.diag_tracker.as_ref(),
-                lines: open.doc.text.split('\n').collect(),
+                lines: doc.text.split('\n').collect(),
                 changed_on_disk: false,
             });
         }
-        if let Some((text, tracker)) = self.closed_diag.get(&uri) {
+        if let Some((text, tracker)) = self.diagnosed_lines.closed(&uri) {
             return Some(FileView {
                 file: NOT_IN_RESULTS,
                 uri,
@@ -366,10 +286,10 @@ impl State {
             return vec![];
         };
         diag.files()
-            .filter(|f| !self.diag_disk_text.contains_key(*f))
+            .filter(|f| !self.diagnosed_lines.disk.contains_key(*f))
             .filter(|f| {
                 diag.uri_of(f).is_some_and(|u| {
-                    !self.docs.contains_key(&u) && !self.closed_diag.contains_key(&u)
+                    !self.docs.contains_key(&u) && self.diagnosed_lines.closed(&u).is_none()
                 })
             })
             .map(|f| (f.to_string(), diag.path_of(f)))
@@ -419,11 +339,7 @@ impl State {
         }
         self.localization = None;
         self.results_signature = None;
-        self.disk_text.clear();
-        self.closed.clear();
-        for open in self.docs.values_mut() {
-            open.tracker = None;
-        }
+        self.ranked_lines.clear();
     }
 
     /// What a re-ranking needs, when the current measure differs from the
@@ -467,12 +383,21 @@ impl State {
     ) -> Option<FileView<'a>> {
         let relative = &loc.results.files.get(file as usize)?.path;
         let uri = loc.uri_of(relative)?;
-        if let Some(open) = self.docs.get(&uri).or_else(|| self.closed.get(&uri)) {
+        if let Some(doc) = self.docs.get(&uri) {
+            return Some(FileView {
+                file,
+                tracker: self.ranked_lines.tracker(&uri),
+                uri,
+                lines: doc.text.split('\n').collect(),
+                changed_on_disk: false,
+            });
+        }
+        if let Some((text, tracker)) = self.ranked_lines.closed(&uri) {
             return Some(FileView {
                 file,
                 uri,
-                tracker: open.tracker.as_ref(),
-                lines: open.doc.text.split('\n').collect(),
+                tracker: Some(tracker),
+                lines: text.split('\n').collect(),
                 changed_on_disk: false,
             });
         }
@@ -501,10 +426,11 @@ impl State {
             .into_iter()
             .filter_map(|f| {
                 let relative = &loc.results.files[f as usize].path;
-                let open = loc
-                    .uri_of(relative)
-                    .is_some_and(|u| self.docs.contains_key(&u) || self.closed.contains_key(&u));
-                (!open && !self.disk_text.contains_key(&f)).then(|| (f, loc.path_of(relative)))
+                let open = loc.uri_of(relative).is_some_and(|u| {
+                    self.docs.contains_key(&u) || self.ranked_lines.closed(&u).is_some()
+                });
+                (!open && !self.ranked_lines.disk.contains_key(&f))
+                    .then(|| (f, loc.path_of(relative)))
             })
             .collect()
     }
@@ -512,10 +438,10 @@ impl State {
     /// Everything to publish now; remembers which URIs carry diagnostics.
     /// `read` holds the text of files just read (see `files_to_read`).
     pub fn publication(&mut self, read: HashMap<u32, String>) -> Publication {
-        self.disk_text.extend(read);
-        let disk = std::mem::take(&mut self.disk_text);
+        self.ranked_lines.disk.extend(read);
+        let disk = std::mem::take(&mut self.ranked_lines.disk);
         let publication = self.publication_with(&disk);
-        self.disk_text = disk;
+        self.ranked_lines.disk = disk;
         publication
     }
 
@@ -531,7 +457,7 @@ impl State {
             for view in &views {
                 let list = diagnostics::for_file(&loc, view, self.settings.top_n);
                 if !list.is_empty() {
-                    let version = self.docs.get(&view.uri).map(|d| d.doc.version);
+                    let version = self.docs.get(&view.uri).map(|d| d.version);
                     by_uri.insert(
                         view.uri.as_str().to_string(),
                         (view.uri.clone(), list, version),
@@ -541,7 +467,7 @@ impl State {
             scores_payload = Some(scores::payload(&loc, &views));
         }
         if let Some(diag) = self.diagnoses.clone() {
-            let disk = std::mem::take(&mut self.diag_disk_text);
+            let disk = std::mem::take(&mut self.diagnosed_lines.disk);
             for relative in diag.files() {
                 let Some(view) = self.diag_view(&diag, relative, &disk) else {
                     continue;
@@ -550,14 +476,14 @@ impl State {
                 if list.is_empty() {
                     continue;
                 }
-                let version = self.docs.get(&view.uri).map(|d| d.doc.version);
+                let version = self.docs.get(&view.uri).map(|d| d.version);
                 by_uri
                     .entry(view.uri.as_str().to_string())
                     .or_insert((view.uri.clone(), vec![], version))
                     .1
                     .extend(list);
             }
-            self.diag_disk_text = disk;
+            self.diagnosed_lines.disk = disk;
         }
         for (uri_text, list) in &self.build_errors {
             if let Ok(uri) = uri_text.parse::<Uri>() {
@@ -590,11 +516,7 @@ impl State {
             .localization
             .as_ref()
             .map_or((0, 0), |l| l.failed_and_total());
-        let stale = self
-            .docs
-            .values()
-            .chain(self.closed.values())
-            .any(|d| d.tracker.as_ref().is_some_and(LineTracker::any_changed))
+        let stale = self.ranked_lines.any_changed()
             || self
                 .localization
                 .as_ref()
