@@ -214,4 +214,51 @@ mod tests {
         );
         assert!(!unrun.contains("suspicious lines ·"), "{unrun}");
     }
+
+    #[test]
+    fn the_whole_hover_of_the_top_line() {
+        let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
+        let md = markdown(&loc, &loc.entry(0, 6).unwrap(), false);
+        expect_test::expect![[r#"
+            **faultlens** · #1 of 5 suspicious lines · Ochiai **0.82**
+
+            Run by 2 of 2 failing and 1 of 3 passing tests.
+
+            | ef | ep | nf | np |
+            |---:|---:|---:|---:|
+            | 2 | 1 | 0 | 2 |
+
+            Rank 1 (no tie).
+
+            | measure | score |
+            |---|---:|
+            | Ochiai ◀ | 0.8165 |
+            | Tarantula | 0.7500 |
+            | Jaccard | 0.6667 |
+            | DStar | 4 |
+            | Naish1 | 2 |
+            | Op2 | 1.7500 |
+            | Kulczynski1 | 2 |
+            | Kulczynski2 | 0.8333 |
+            | Barinel | 0.6667 |
+            | SBI | 0.6667 |
+            | Opt | 4 |
+            | Wong1 | 2 |
+            | Wong2 | 1 |
+            | Wong3 | 1 |
+            | Zoltar | 0.6667 |
+            | GP13 | 2.5000 |
+            | Ample | 0.6667 |
+            | Russell-Rao | 0.4000 |
+            | Sørensen-Dice | 0.8000 |
+            | Anderberg | 0.5000 |
+            | M2 | 0.3333 |
+
+            Failing tests that ran this line:
+
+            - `sum_negative`: sum_negative printed the wrong total (tests/cases.txt:7)
+            - `sum_mixed`: sum_mixed printed the wrong total
+        "#]]
+        .assert_eq(&md);
+    }
 }
