@@ -350,6 +350,14 @@ fn with_the_setting_off_only_the_command_diagnoses() {
             .is_some_and(|t| t.starts_with("faultlens/diagnose/"))));
     assert!(!root.join(".faultlens/diagnosis.json").exists());
     // The command runs it on demand, from the stored results.
+    diagnose_to_the_end(&mut client);
+    assert!(root.join(".faultlens/diagnosis.json").exists());
+    client.shutdown();
+}
+
+/// Runs the `faultlens.diagnose` command and waits until the status says
+/// the diagnosis is done; returns the command's answer.
+fn diagnose_to_the_end(client: &mut Client) -> Value {
     let answer = client.request(
         "workspace/executeCommand",
         json!({"command": "faultlens.diagnose"}),
@@ -359,8 +367,7 @@ fn with_the_setting_off_only_the_command_diagnoses() {
         s["diagnosis"]["state"] == "done" || s["diagnosis"]["state"] == "error"
     });
     assert_eq!(status["diagnosis"]["state"], "done", "{status}");
-    assert!(root.join(".faultlens/diagnosis.json").exists());
-    client.shutdown();
+    answer
 }
 
 /// Whether a `$/progress` of a localization (`faultlens/run/N`) was seen.
@@ -384,15 +391,7 @@ fn the_command_localizes_again_when_the_sources_changed_as_the_cli_does() {
         capabilities(),
     );
     // Fresh results: diagnosed as stored, nothing is run.
-    let answer = client.request(
-        "workspace/executeCommand",
-        json!({"command": "faultlens.diagnose"}),
-    );
-    assert_eq!(answer["started"], true, "{answer}");
-    let status = client.wait_notification("faultlens/status", |s| {
-        s["diagnosis"]["state"] == "done" || s["diagnosis"]["state"] == "error"
-    });
-    assert_eq!(status["diagnosis"]["state"], "done", "{status}");
+    let answer = diagnose_to_the_end(&mut client);
     assert!(!localized(&client));
     client.wait_notification("$/progress", |p| {
         p["token"] == format!("faultlens/diagnose/{}", answer["run"]).as_str()
