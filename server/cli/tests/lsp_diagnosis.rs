@@ -452,6 +452,35 @@ fn the_command_localizes_again_when_the_sources_changed_as_the_cli_does() {
 }
 
 #[test]
+fn the_command_localizes_first_when_there_are_no_results() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = Client::start();
+    client.initialize_with(
+        &root,
+        json!({"trusted": true, "diagnose": false, "diagnoseTimeLimitSeconds": 10}),
+        capabilities(),
+    );
+    let answer = client.request(
+        "workspace/executeCommand",
+        json!({"command": "faultlens.diagnose"}),
+    );
+    assert_eq!(answer["started"], true, "{answer}");
+    client.wait_notification("window/showMessage", |m| {
+        m["message"]
+            .as_str()
+            .is_some_and(|t| t.contains("there are no results yet; localizing before diagnosing"))
+    });
+    let status = client.wait_notification("faultlens/status", |s| {
+        s["diagnosis"]["state"] == "done" || s["diagnosis"]["state"] == "error"
+    });
+    assert_eq!(status["diagnosis"]["state"], "done", "{status}");
+    assert!(localized(&client));
+    assert!(root.join(".faultlens/results.json").exists());
+    assert!(root.join(".faultlens/diagnosis.json").exists());
+    client.shutdown();
+}
+
+#[test]
 fn an_edit_cancels_a_diagnosis_in_progress() {
     let (_dir, root) = fixture("mid-args");
     cli(&["localize", root.to_str().unwrap()]);

@@ -75,8 +75,9 @@ impl Trigger {
 /// What the engine's thread ended with.
 enum Finished {
     Diagnosed(Box<DiagnosisReport>),
-    /// The stored results do not describe the project (the reason).
-    NeedsLocalization(String),
+    /// Localize first: the stored results are stale (the reason) or
+    /// missing (`None`).
+    NeedsLocalization(Option<String>),
 }
 
 impl Backend {
@@ -229,12 +230,8 @@ async fn run(
         let results = match trigger {
             Trigger::Command => match start(&work_root)? {
                 Start::Fresh(results) => results,
-                Start::Stale(reason) => return Ok(Finished::NeedsLocalization(reason)),
-                Start::Missing => {
-                    return Ok(Finished::NeedsLocalization(
-                        "there are no results yet".into(),
-                    ))
-                }
+                Start::Stale(reason) => return Ok(Finished::NeedsLocalization(Some(reason))),
+                Start::Missing => return Ok(Finished::NeedsLocalization(None)),
             },
             // Just made by the localization: diagnosed as they are, like
             // the CLI does (an unreadable file must not loop the two).
@@ -255,8 +252,8 @@ async fn run(
         reporter.report(message, Some(pct));
     }
     let outcome = match job.await {
-        Ok(Ok(Finished::NeedsLocalization(reason))) => {
-            return localize_first(&backend, epoch, reporter, reason).await;
+        Ok(Ok(Finished::NeedsLocalization(stale))) => {
+            return localize_first(&backend, epoch, reporter, stale).await;
         }
         Ok(Ok(Finished::Diagnosed(report))) => Ok(*report),
         Ok(Err(e)) => Err(e),
@@ -309,9 +306,15 @@ async fn run(
     reporter.finish(summary);
 }
 
-/// The stored results are stale or missing: localize again, and diagnose
-/// when that run ends (see `run::run`), as `faultlens diagnose` does.
-async fn localize_first(backend: &Backend, epoch: u64, reporter: JobProgress, reason: String) {
+/// The stored results are stale (`reason`) or missing: localize, and
+/// diagnose when that run ends (see `run::run`), as `faultlens diagnose`
+/// does.
+async fn localize_first(
+    backend: &Backend,
+    epoch: u64,
+    reporter: JobProgress,
+    stale: Option<String>,
+) {
     if !backend.is_current(JobKind::Diagnose, epoch) {
         reporter.finish("cancelled");
         return;
@@ -321,14 +324,21 @@ async fn localize_first(backend: &Backend, epoch: u64, reporter: JobProgress, re
         state.jobs.finish(JobKind::Diagnose, epoch);
         state.diagnose_after_run = true;
     }
+    let (message, progress) = match stale {
+        Some(reason) => (
+            format!("faultlens: {reason}; localizing again before diagnosing"),
+            format!("localizing again first: {reason}"),
+        ),
+        None => (
+            "faultlens: there are no results yet; localizing before diagnosing".to_string(),
+            "localizing first: there are no results yet".to_string(),
+        ),
+    };
     backend
         .client
-        .show_message(
-            MessageType::INFO,
-            format!("faultlens: {reason}; localizing again before diagnosing"),
-        )
+        .show_message(MessageType::INFO, message)
         .await;
-    reporter.finish(format!("localizing again first: {reason}"));
+    reporter.finish(progress);
     if backend.start_run().await.is_err() {
         backend.state().diagnose_after_run = false;
     }
