@@ -25,30 +25,47 @@ pub fn write_results(root: &Path, results: &RunResults) -> Result<PathBuf> {
 /// most `limits::RESULTS` bytes of a regular file, every path it names
 /// inside the project, no duplicates (see `RunResults::validate`).
 pub fn read_results(root: &Path) -> Result<Option<RunResults>> {
-    let path = results_path(root);
+    read_document(
+        root,
+        RESULTS_FILE,
+        limits::RESULTS,
+        "faultlens localize",
+        RunResults::from_json,
+    )
+}
+
+/// `Ok(None)` when `.faultlens/<name>` does not exist. Otherwise at most
+/// `limit` bytes of a regular file, UTF-8, parsed (and validated) by
+/// `parse`; every error names the file and says to run `command` to
+/// replace it.
+fn read_document<T>(
+    root: &Path,
+    name: &str,
+    limit: u64,
+    command: &str,
+    parse: impl FnOnce(&str) -> std::result::Result<T, String>,
+) -> Result<Option<T>> {
     let bad = |message: String| WorkspaceError::Results {
-        path: path.clone(),
+        path: root.join(WORK_DIR).join(name),
         message,
     };
     let Some(work) = WorkDir::existing(root)? else {
         return Ok(None);
     };
-    let Some(bytes) = work.read(RESULTS_FILE, limits::RESULTS).map_err(|e| {
-        bad(format!(
-            "{e}; delete it or run `faultlens localize` to replace it"
-        ))
-    })?
+    let Some(bytes) = work
+        .read(name, limit)
+        .map_err(|e| bad(format!("{e}; delete it or run `{command}` to replace it")))?
     else {
         return Ok(None);
     };
     let text = String::from_utf8(bytes).map_err(|_| {
-        bad("is not UTF-8 text; delete it or run `faultlens localize` to replace it".into())
-    })?;
-    RunResults::from_json(&text).map(Some).map_err(|message| {
         bad(format!(
-            "{message}; run `faultlens localize` again to replace it"
+            "is not UTF-8 text; delete it or run `{command}` to replace it"
         ))
-    })
+    })?;
+    parse(&text)
+        .map(Some)
+        .map_err(|message| bad(format!("{message}; run `{command}` again to replace it")))
 }
 
 /// The stored results and whether they still describe the project.
@@ -110,33 +127,13 @@ pub fn write_diagnosis(root: &Path, report: &DiagnosisReport) -> Result<PathBuf>
 /// `Ok(None)` when no diagnosis was stored yet. Read as hostile input, like
 /// the results (see [`read_results`]).
 pub fn read_diagnosis(root: &Path) -> Result<Option<DiagnosisReport>> {
-    let bad = |message: String| WorkspaceError::Results {
-        path: diagnosis_path(root),
-        message,
-    };
-    let Some(work) = WorkDir::existing(root)? else {
-        return Ok(None);
-    };
-    let Some(bytes) = work
-        .read(DIAGNOSIS_DOCUMENT, limits::DIAGNOSIS)
-        .map_err(|e| {
-            bad(format!(
-                "{e}; delete it or run `faultlens diagnose` to replace it"
-            ))
-        })?
-    else {
-        return Ok(None);
-    };
-    let text = String::from_utf8(bytes).map_err(|_| {
-        bad("is not UTF-8 text; delete it or run `faultlens diagnose` to replace it".into())
-    })?;
-    DiagnosisReport::from_json(&text)
-        .map(Some)
-        .map_err(|message| {
-            bad(format!(
-                "{message}; run `faultlens diagnose` again to rewrite it"
-            ))
-        })
+    read_document(
+        root,
+        DIAGNOSIS_DOCUMENT,
+        limits::DIAGNOSIS,
+        "faultlens diagnose",
+        DiagnosisReport::from_json,
+    )
 }
 
 /// The text of every file the results mention, read from the project tree.
