@@ -206,9 +206,17 @@ pub fn run(job: Job) -> Ended {
         let overdue = Instant::now() > deadline;
         if exited {
             // Only something that escaped its group still holds the output.
-            if overdue || cancel.is_cancelled() {
-                ended.output_held = overdue;
-                ended.cancelled = !overdue;
+            // After our own SIGTERM its readers get the grace period to see
+            // the pipes close: a process we stopped did not hold them.
+            let give_up = match term_sent_at {
+                Some(sent) => sent.elapsed() > GRACE,
+                None => overdue || cancel.is_cancelled(),
+            };
+            if give_up {
+                if term_sent_at.is_none() {
+                    ended.output_held = overdue;
+                    ended.cancelled = !overdue;
+                }
                 kill_marked(&marker, false);
                 if !out_reader.is_finished() || !err_reader.is_finished() {
                     // Still held: wait for the last of them to die.
@@ -422,6 +430,18 @@ mod tests {
         assert_eq!(ended.stdout, b"hi\n");
         assert_eq!(ended.stderr, b"err\n");
         assert!(!ended.timed_out && !ended.output_held);
+    }
+
+    #[test]
+    fn a_process_stopped_at_its_timeout_is_not_said_to_have_held_its_output() {
+        // Its pipes close as it dies; their readers may see that a moment
+        // after the exit. (Once reported as "a process it started kept its
+        // output open" for a test that simply hung.)
+        let (cancel, scope) = (CancelToken::new(), RunScope::new());
+        for _ in 0..40 {
+            let ended = run(job("exec sleep 30", 0.05, &cancel, &scope));
+            assert!(ended.timed_out && !ended.output_held, "{ended:?}");
+        }
     }
 
     #[test]
