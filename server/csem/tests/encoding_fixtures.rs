@@ -11,6 +11,7 @@
 
 mod common;
 use common::fixtures::{fixed_copy, fixture, fixture_dirs};
+use common::parallel::par_map;
 use faultlens_csem::bv::Model;
 use faultlens_csem::encode::{
     apply_slots, EncodeError, EncodeOptions, Expected, Formula, TestEncoding,
@@ -20,6 +21,7 @@ use faultlens_csem::{
     load, run, Outcome, Overrides, RunOptions, SourceSpec, TestInput, TraceValue,
 };
 use rustsat::types::Lit;
+use std::path::Path;
 
 /// How an exploration loop ended.
 struct Explored {
@@ -315,192 +317,221 @@ struct Figures {
     max_paths: usize,
 }
 
+impl Figures {
+    fn add(&mut self, o: &Figures) {
+        self.failing_unsat += o.failing_unsat;
+        self.passing_sat += o.passing_sat;
+        self.relaxed_sat += o.relaxed_sat;
+        self.relaxed_sat_after_exploring += o.relaxed_sat_after_exploring;
+        self.relaxed_sat_by_witness += o.relaxed_sat_by_witness;
+        self.unproven += o.unproven;
+        self.relaxed_unsat += o.relaxed_unsat;
+        self.failing_relaxed_sat += o.failing_relaxed_sat;
+        self.replay_gap += o.replay_gap;
+        self.replayed += o.replayed;
+        self.unsupported += o.unsupported;
+        self.max_paths = self.max_paths.max(o.max_paths);
+    }
+}
+
 #[test]
 fn every_fixture_test_healthy_separates_failing_from_passing_and_relaxed_is_satisfiable() {
     let mut fig = Figures::default();
     let mut problems = Vec::new();
-    for dir in fixture_dirs() {
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let Some((sources, cflags, tests)) = fixture(&dir) else {
+    for (f, p) in par_map(&fixture_dirs(), |dir| check_fixture(dir)) {
+        fig.add(&f);
+        problems.extend(p);
+    }
+    report_and_check(&fig, &problems);
+}
+
+/// Every selected test of one fixture: its figures and its problems.
+fn check_fixture(dir: &Path) -> (Figures, Vec<String>) {
+    let mut fig = Figures::default();
+    let mut problems = Vec::new();
+    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+    let Some((sources, cflags, tests)) = fixture(dir) else {
+        return (fig, problems);
+    };
+    let spec = SourceSpec {
+        root: dir.to_path_buf(),
+        sources,
+        cc: "gcc".into(),
+        cflags,
+    };
+    let Ok(prog) = load(&spec) else {
+        return (fig, problems);
+    };
+    let only = std::env::var("CSEM_ENC_ONLY").unwrap_or_default();
+    let skip: Vec<String> = std::env::var("CSEM_ENC_SKIP")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    // Per fixture, the first 3 failing and 2 passing tests, which keeps
+    // CI's run to minutes (CSEM_ENC_MORE=1: 6 and 3, about 12 minutes;
+    // CSEM_ENC_ALL=1: every test, hours in a debug build on 2 cores).
+    let all = std::env::var_os("CSEM_ENC_ALL").is_some();
+    let more = std::env::var_os("CSEM_ENC_MORE").is_some();
+    let (mut failing_budget, mut passing_budget) = if all {
+        (usize::MAX, usize::MAX)
+    } else if more {
+        (6, 3)
+    } else {
+        (3, 2)
+    };
+    for t in &tests {
+        let id = format!("{name}/{}", t.name);
+        if !id.contains(&only)
+            || skip
+                .iter()
+                .any(|s| !s.is_empty() && id.contains(s.as_str()))
+        {
             continue;
+        }
+        let input = TestInput {
+            args: t.args.clone(),
+            stdin: t.stdin.clone(),
+            ..TestInput::default()
         };
-        let spec = SourceSpec {
-            root: dir.clone(),
-            sources,
-            cc: "gcc".into(),
-            cflags,
+        let r = run(
+            &prog,
+            &input,
+            &RunOptions {
+                max_steps: 1_000_000,
+                ..RunOptions::default()
+            },
+        );
+        let code = match r.outcome {
+            Outcome::Exited(c) => c,
+            Outcome::Signaled(s) => 128 + s,
+            _ => continue,
         };
-        let Ok(prog) = load(&spec) else { continue };
-        let only = std::env::var("CSEM_ENC_ONLY").unwrap_or_default();
-        let skip: Vec<String> = std::env::var("CSEM_ENC_SKIP")
-            .unwrap_or_default()
-            .split(',')
-            .map(str::to_string)
-            .collect();
-        // Per fixture, the first 3 failing and 2 passing tests, which keeps
-        // CI's run to minutes (CSEM_ENC_MORE=1: 6 and 3, about 12 minutes;
-        // CSEM_ENC_ALL=1: every test, hours in a debug build on 2 cores).
-        let all = std::env::var_os("CSEM_ENC_ALL").is_some();
-        let more = std::env::var_os("CSEM_ENC_MORE").is_some();
-        let (mut failing_budget, mut passing_budget) = if all {
-            (usize::MAX, usize::MAX)
-        } else if more {
-            (6, 3)
+        let passes =
+            code == t.expected_exit && t.expected_stdout.as_ref().is_none_or(|e| *e == r.stdout);
+        let budget = if passes {
+            &mut passing_budget
         } else {
-            (3, 2)
+            &mut failing_budget
         };
-        for t in &tests {
-            let id = format!("{name}/{}", t.name);
-            if !id.contains(&only)
-                || skip
-                    .iter()
-                    .any(|s| !s.is_empty() && id.contains(s.as_str()))
-            {
+        if *budget == 0 {
+            continue;
+        }
+        *budget -= 1;
+        let started = std::time::Instant::now();
+        let expected = Expected {
+            stdout: t.expected_stdout.clone(),
+            exit: t.expected_exit,
+        };
+        let opts = EncodeOptions {
+            max_steps: 1_000_000,
+            max_paths: std::env::var("CSEM_ENC_PATHS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(16),
+            ..EncodeOptions::default()
+        };
+        let mut f = Formula::new();
+        let mut te = match TestEncoding::new(&mut f, &prog, &input, &expected, &opts) {
+            Ok(e) => e,
+            Err(EncodeError::Unsupported(m)) => {
+                eprintln!("{name}/{}: {m}", t.name);
+                fig.unsupported += 1;
                 continue;
             }
-            let input = TestInput {
-                args: t.args.clone(),
-                stdin: t.stdin.clone(),
-                ..TestInput::default()
-            };
-            let r = run(
-                &prog,
-                &input,
-                &RunOptions {
+        };
+        let healthy = solve_exploring(&mut f, &mut te, &prog, true);
+        let healthy_sat = healthy.model.is_some();
+        if healthy.capped {
+            problems.push(format!(
+                "{name}/{}: the healthy formula reached {MAX_CLAUSES} clauses",
+                t.name
+            ));
+            continue;
+        }
+        if passes && healthy_sat {
+            fig.passing_sat += 1;
+        } else if !passes && !healthy_sat {
+            fig.failing_unsat += 1;
+        } else {
+            problems.push(format!(
+                "{name}/{}: passes={passes} but the healthy encoding is {}",
+                t.name,
+                if healthy_sat { "SAT" } else { "UNSAT" }
+            ));
+        }
+        let relaxed = solve_exploring(&mut f, &mut te, &prog, false);
+        match &relaxed.model {
+            Some(m) => {
+                fig.relaxed_sat += 1;
+                if !passes {
+                    fig.failing_relaxed_sat += 1;
+                }
+                if relaxed.solves > 1 {
+                    fig.relaxed_sat_after_exploring += 1;
+                }
+                // The model's values replay to the expected outcome.
+                let slots = te.slots(&|l: Lit| m.lit(l));
+                let mut ro = RunOptions {
                     max_steps: 1_000_000,
                     ..RunOptions::default()
-                },
-            );
-            let code = match r.outcome {
-                Outcome::Exited(c) => c,
-                Outcome::Signaled(s) => 128 + s,
-                _ => continue,
-            };
-            let passes = code == t.expected_exit
-                && t.expected_stdout.as_ref().is_none_or(|e| *e == r.stdout);
-            let budget = if passes {
-                &mut passing_budget
-            } else {
-                &mut failing_budget
-            };
-            if *budget == 0 {
-                continue;
-            }
-            *budget -= 1;
-            let started = std::time::Instant::now();
-            let expected = Expected {
-                stdout: t.expected_stdout.clone(),
-                exit: t.expected_exit,
-            };
-            let opts = EncodeOptions {
-                max_steps: 1_000_000,
-                max_paths: std::env::var("CSEM_ENC_PATHS")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(16),
-                ..EncodeOptions::default()
-            };
-            let mut f = Formula::new();
-            let mut te = match TestEncoding::new(&mut f, &prog, &input, &expected, &opts) {
-                Ok(e) => e,
-                Err(EncodeError::Unsupported(m)) => {
-                    eprintln!("{name}/{}: {m}", t.name);
-                    fig.unsupported += 1;
-                    continue;
-                }
-            };
-            let healthy = solve_exploring(&mut f, &mut te, &prog, true);
-            let healthy_sat = healthy.model.is_some();
-            if healthy.capped {
-                problems.push(format!(
-                    "{name}/{}: the healthy formula reached {MAX_CLAUSES} clauses",
-                    t.name
-                ));
-                continue;
-            }
-            if passes && healthy_sat {
-                fig.passing_sat += 1;
-            } else if !passes && !healthy_sat {
-                fig.failing_unsat += 1;
-            } else {
-                problems.push(format!(
-                    "{name}/{}: passes={passes} but the healthy encoding is {}",
-                    t.name,
-                    if healthy_sat { "SAT" } else { "UNSAT" }
-                ));
-            }
-            let relaxed = solve_exploring(&mut f, &mut te, &prog, false);
-            match &relaxed.model {
-                Some(m) => {
-                    fig.relaxed_sat += 1;
-                    if !passes {
-                        fig.failing_relaxed_sat += 1;
-                    }
-                    if relaxed.solves > 1 {
-                        fig.relaxed_sat_after_exploring += 1;
-                    }
-                    // The model's values replay to the expected outcome.
-                    let slots = te.slots(&|l: Lit| m.lit(l));
-                    let mut ro = RunOptions {
-                        max_steps: 1_000_000,
-                        ..RunOptions::default()
-                    };
-                    apply_slots(&mut ro, &slots);
-                    let rr = run(&prog, &input, &ro);
-                    let ok = rr.exit_code() == Some(t.expected_exit)
-                        && t.expected_stdout.as_ref().is_none_or(|e| *e == rr.stdout)
-                        && rr.unapplied_overrides.is_empty()
-                        && rr.unapplied_output_overrides.is_empty();
-                    if std::env::var_os("CSEM_ENC_VERBOSE").is_some() && !ok {
-                        for s in &slots {
-                            eprintln!(
-                                "  slot {}:{} instance {} {:?} = {}",
-                                prog.location(s.range),
-                                s.range.start.col,
-                                s.instance,
-                                s.role,
-                                s.value()
-                            );
-                        }
-                    }
-                    let uninit = matches!(&rr.outcome,
-                        Outcome::RuntimeError { message, .. } if message.contains("uninitialized value"));
-                    if ok {
-                        fig.replayed += 1;
-                    } else if uninit {
-                        // Known gap (README): a string or array filled with relaxed
-                        // values is read by the encoding as the run filled it, so
-                        // the model's values may leave bytes the replay reads unset.
-                        fig.replay_gap += 1;
+                };
+                apply_slots(&mut ro, &slots);
+                let rr = run(&prog, &input, &ro);
+                let ok = rr.exit_code() == Some(t.expected_exit)
+                    && t.expected_stdout.as_ref().is_none_or(|e| *e == rr.stdout)
+                    && rr.unapplied_overrides.is_empty()
+                    && rr.unapplied_output_overrides.is_empty();
+                if std::env::var_os("CSEM_ENC_VERBOSE").is_some() && !ok {
+                    for s in &slots {
                         eprintln!(
-                            "{name}/{}: replay reads an unset byte: {}",
-                            t.name,
-                            faultlens_csem::describe_outcome(&rr.outcome)
+                            "  slot {}:{} instance {} {:?} = {}",
+                            prog.location(s.range),
+                            s.range.start.col,
+                            s.instance,
+                            s.role,
+                            s.value()
                         );
-                    } else {
-                        problems.push(format!(
-                            "{name}/{}: the relaxed model's {} values do not replay: {} stdout {:?}",
-                            t.name,
-                            slots.len(),
-                            faultlens_csem::describe_outcome(&rr.outcome),
-                            String::from_utf8_lossy(&rr.stdout)
-                        ));
                     }
                 }
-                None if relaxed.capped || !te.complete() => {
-                    // The exploration bound (16 paths) or a run the model
-                    // cannot follow closed divergences: not a contradiction,
-                    // and the fixed program's run is a witness to look at.
-                    let bound = format!(
-                        "{}{}",
-                        if relaxed.capped {
-                            format!("the formula reached {MAX_CLAUSES} clauses; ")
-                        } else {
-                            String::new()
-                        },
-                        te.incomplete().join("; ")
+                let uninit = matches!(&rr.outcome,
+                        Outcome::RuntimeError { message, .. } if message.contains("uninitialized value"));
+                if ok {
+                    fig.replayed += 1;
+                } else if uninit {
+                    // Known gap (README): a string or array filled with relaxed
+                    // values is read by the encoding as the run filled it, so
+                    // the model's values may leave bytes the replay reads unset.
+                    fig.replay_gap += 1;
+                    eprintln!(
+                        "{name}/{}: replay reads an unset byte: {}",
+                        t.name,
+                        faultlens_csem::describe_outcome(&rr.outcome)
                     );
-                    match relaxed_along_witness(&dir, &spec, &prog, &input, &expected, &opts) {
+                } else {
+                    problems.push(format!(
+                        "{name}/{}: the relaxed model's {} values do not replay: {} stdout {:?}",
+                        t.name,
+                        slots.len(),
+                        faultlens_csem::describe_outcome(&rr.outcome),
+                        String::from_utf8_lossy(&rr.stdout)
+                    ));
+                }
+            }
+            None if relaxed.capped || !te.complete() => {
+                // The exploration bound (16 paths) or a run the model
+                // cannot follow closed divergences: not a contradiction,
+                // and the fixed program's run is a witness to look at.
+                let bound = format!(
+                    "{}{}",
+                    if relaxed.capped {
+                        format!("the formula reached {MAX_CLAUSES} clauses; ")
+                    } else {
+                        String::new()
+                    },
+                    te.incomplete().join("; ")
+                );
+                match relaxed_along_witness(dir, &spec, &prog, &input, &expected, &opts) {
                         Ok(()) => {
                             fig.relaxed_sat += 1;
                             fig.relaxed_sat_by_witness += 1;
@@ -525,41 +556,44 @@ fn every_fixture_test_healthy_separates_failing_from_passing_and_relaxed_is_sati
                             t.name
                         )),
                     }
-                }
-                None => {
-                    fig.relaxed_unsat += 1;
-                    problems.push(format!(
-                        "{name}/{} (passes={passes}): the relaxed encoding is UNSAT after {} paths{}",
-                        t.name,
-                        te.paths(),
-                        if te.complete() {
-                            String::new()
-                        } else {
-                            format!(" (exploration incomplete: {})", te.incomplete().join("; "))
-                        }
-                    ));
-                }
             }
-            fig.max_paths = fig.max_paths.max(te.paths());
-            if std::env::var_os("CSEM_ENC_VERBOSE").is_some() {
-                for why in te.incomplete() {
-                    eprintln!("  closed: {why}");
-                }
+            None => {
+                fig.relaxed_unsat += 1;
+                problems.push(format!(
+                    "{name}/{} (passes={passes}): the relaxed encoding is UNSAT after {} paths{}",
+                    t.name,
+                    te.paths(),
+                    if te.complete() {
+                        String::new()
+                    } else {
+                        format!(" (exploration incomplete: {})", te.incomplete().join("; "))
+                    }
+                ));
             }
-            eprintln!(
-                "{name}/{}: passes={passes} {} paths, {} vars, {} clauses, {} statement instances, \
-                 {} components, relaxed: {} solves, {:.1?}",
-                t.name,
-                te.paths(),
-                f.cnf.n_vars(),
-                f.cnf.clauses.len(),
-                te.instances(),
-                f.health.len(),
-                relaxed.solves,
-                started.elapsed()
-            );
         }
+        fig.max_paths = fig.max_paths.max(te.paths());
+        if std::env::var_os("CSEM_ENC_VERBOSE").is_some() {
+            for why in te.incomplete() {
+                eprintln!("  closed: {why}");
+            }
+        }
+        eprintln!(
+            "{name}/{}: passes={passes} {} paths, {} vars, {} clauses, {} statement instances, \
+                 {} components, relaxed: {} solves, {:.1?}",
+            t.name,
+            te.paths(),
+            f.cnf.n_vars(),
+            f.cnf.clauses.len(),
+            te.instances(),
+            f.health.len(),
+            relaxed.solves,
+            started.elapsed()
+        );
     }
+    (fig, problems)
+}
+
+fn report_and_check(fig: &Figures, problems: &[String]) {
     eprintln!(
         "failing UNSAT {}, passing SAT {}, relaxed SAT {} ({} after exploring, {} along a witness, {} replayed, {} reading unset bytes; \
          {} of them failing tests), not shown {}, relaxed UNSAT {}, unsupported {}, \

@@ -4,6 +4,8 @@
 //! when the expected exit status or one output byte is changed.
 
 mod gen;
+#[path = "common/parallel.rs"]
+mod parallel;
 use faultlens_csem::encode::{encode_run, Expected};
 use faultlens_csem::{load_preprocessed, run, Outcome, RunOptions, TestInput};
 use std::path::Path;
@@ -26,67 +28,75 @@ fn healthy_encoding_accepts_exactly_the_interpreters_outcome() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(12);
-    let (mut checked, mut skipped) = (0, 0);
-    for seed in 1000..1000 + n {
-        let src = gen::Gen::new(seed).program();
-        let prog = load_preprocessed(Path::new("g.c"), &preprocess(&src)).unwrap();
-        for args in [vec![], vec!["5".to_string(), "-3".into(), "12".into()]] {
-            let input = TestInput {
-                args,
-                ..TestInput::default()
-            };
-            let r = run(&prog, &input, &RunOptions::default());
-            let Outcome::Exited(code) = r.outcome else {
-                skipped += 1;
-                continue;
-            };
-            let right = Expected {
-                stdout: Some(r.stdout.clone()),
-                exit: code,
-            };
-            let enc = match encode_run(&prog, &input, &right, 1_000_000) {
-                Ok(e) => e,
-                Err(e) => panic!("seed {seed}: {e}\n{src}"),
-            };
-            let healthy = enc.all_health(true);
-            assert!(
-                enc.cnf.solve(&healthy).unwrap().is_some(),
-                "seed {seed}: the interpreter's outcome is UNSAT\n{src}"
-            );
-            let wrong_exit = Expected {
-                stdout: Some(r.stdout.clone()),
-                exit: (code + 1) & 0xff,
-            };
-            let enc = encode_run(&prog, &input, &wrong_exit, 1_000_000).unwrap();
-            assert!(
-                enc.cnf.solve(&enc.all_health(true)).unwrap().is_none(),
-                "seed {seed}: a wrong exit status is SAT\n{src}"
-            );
-            // The last digit printed belongs to a conversion (the last line prints values only).
-            if let Some(i) = r.stdout.iter().rposition(|c| c.is_ascii_digit()) {
-                let mut out = r.stdout.clone();
-                out[i] = if out[i] == b'9' { b'0' } else { out[i] + 1 };
-                let wrong_out = Expected {
-                    stdout: Some(out),
-                    exit: code,
-                };
-                let enc = encode_run(&prog, &input, &wrong_out, 1_000_000).unwrap();
-                assert!(
-                    enc.cnf.solve(&enc.all_health(true)).unwrap().is_none(),
-                    "seed {seed}: a wrong output is SAT\n{src}"
-                );
-                // With every statement unhealthy the same path may print anything of that shape.
-                assert!(
-                    enc.cnf.solve(&enc.all_health(false)).unwrap().is_some(),
-                    "seed {seed}: relaxed is UNSAT\n{src}"
-                );
-            }
-            checked += 1;
-        }
-    }
+    let seeds: Vec<u64> = (1000..1000 + n).collect();
+    let per_seed = parallel::par_map(&seeds, |&seed| check_seed(seed));
+    let checked: usize = per_seed.iter().map(|(c, _)| c).sum();
+    let skipped: usize = per_seed.iter().map(|(_, s)| s).sum();
     eprintln!("{checked} runs checked, {skipped} stopped by undefined behaviour");
     assert!(
         checked >= n as usize / 2,
         "too few runs free of undefined behaviour"
     );
+}
+
+/// The two runs of one generated program: how many were checked, and how
+/// many undefined behaviour stopped.
+fn check_seed(seed: u64) -> (usize, usize) {
+    let (mut checked, mut skipped) = (0, 0);
+    let src = gen::Gen::new(seed).program();
+    let prog = load_preprocessed(Path::new("g.c"), &preprocess(&src)).unwrap();
+    for args in [vec![], vec!["5".to_string(), "-3".into(), "12".into()]] {
+        let input = TestInput {
+            args,
+            ..TestInput::default()
+        };
+        let r = run(&prog, &input, &RunOptions::default());
+        let Outcome::Exited(code) = r.outcome else {
+            skipped += 1;
+            continue;
+        };
+        let right = Expected {
+            stdout: Some(r.stdout.clone()),
+            exit: code,
+        };
+        let enc = match encode_run(&prog, &input, &right, 1_000_000) {
+            Ok(e) => e,
+            Err(e) => panic!("seed {seed}: {e}\n{src}"),
+        };
+        let healthy = enc.all_health(true);
+        assert!(
+            enc.cnf.solve(&healthy).unwrap().is_some(),
+            "seed {seed}: the interpreter's outcome is UNSAT\n{src}"
+        );
+        let wrong_exit = Expected {
+            stdout: Some(r.stdout.clone()),
+            exit: (code + 1) & 0xff,
+        };
+        let enc = encode_run(&prog, &input, &wrong_exit, 1_000_000).unwrap();
+        assert!(
+            enc.cnf.solve(&enc.all_health(true)).unwrap().is_none(),
+            "seed {seed}: a wrong exit status is SAT\n{src}"
+        );
+        // The last digit printed belongs to a conversion (the last line prints values only).
+        if let Some(i) = r.stdout.iter().rposition(|c| c.is_ascii_digit()) {
+            let mut out = r.stdout.clone();
+            out[i] = if out[i] == b'9' { b'0' } else { out[i] + 1 };
+            let wrong_out = Expected {
+                stdout: Some(out),
+                exit: code,
+            };
+            let enc = encode_run(&prog, &input, &wrong_out, 1_000_000).unwrap();
+            assert!(
+                enc.cnf.solve(&enc.all_health(true)).unwrap().is_none(),
+                "seed {seed}: a wrong output is SAT\n{src}"
+            );
+            // With every statement unhealthy the same path may print anything of that shape.
+            assert!(
+                enc.cnf.solve(&enc.all_health(false)).unwrap().is_some(),
+                "seed {seed}: relaxed is UNSAT\n{src}"
+            );
+        }
+        checked += 1;
+    }
+    (checked, skipped)
 }

@@ -13,6 +13,7 @@ use faultlens_csem::ir::{Program, StmtId};
 use faultlens_diagnose::bridge::ModelTest;
 use faultlens_diagnose::{diagnose_program, CancelToken, DiagnoseOptions};
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Duration;
 
 /// Fixtures whose fault the model explains along the failing runs' own
@@ -124,80 +125,82 @@ fn check_angelic(loaded: &common::Loaded, report: &DiagnosisReport, name: &str) 
 
 #[test]
 fn supported_fixtures_have_their_fault_in_a_subset_minimal_diagnosis() {
-    for name in SUPPORTED {
-        let dir = common::fixture(name);
-        let loaded = common::load(&dir).unwrap();
-        assert!(!loaded.failing.is_empty(), "{name}: no failing test");
-        let report = diagnose(&loaded, &own_paths());
-        // Tests are left out only when the formula grew too large.
+    common::par_map(SUPPORTED, |name| fault_in_a_subset_minimal_diagnosis(name));
+}
+
+fn fault_in_a_subset_minimal_diagnosis(name: &str) {
+    let dir = common::fixture(name);
+    let loaded = common::load(&dir).unwrap();
+    assert!(!loaded.failing.is_empty(), "{name}: no failing test");
+    let report = diagnose(&loaded, &own_paths());
+    // Tests are left out only when the formula grew too large.
+    assert!(
+        report
+            .skipped_tests
+            .iter()
+            .all(|s| s.reason.starts_with("left out: the formula")),
+        "{name}: {:?}",
+        report.skipped_tests
+    );
+    assert!(
+        report.complete || report.diagnoses.len() >= 6,
+        "{name}: {:?}",
+        report.stopped
+    );
+    assert!(!report.diagnoses.is_empty(), "{name}: no diagnosis");
+    for (file, fault_lines) in &common::ground_truth(&dir) {
         assert!(
-            report
-                .skipped_tests
+            report.diagnoses.iter().any(|d| d
+                .statements
                 .iter()
-                .all(|s| s.reason.starts_with("left out: the formula")),
-            "{name}: {:?}",
-            report.skipped_tests
+                .any(|s| s.file == *file && fault_lines.contains(&s.line))),
+            "{name}: no diagnosis holds {file}:{fault_lines:?}: {:#?}",
+            report.diagnoses
         );
-        assert!(
-            report.complete || report.diagnoses.len() >= 6,
-            "{name}: {:?}",
-            report.stopped
-        );
-        assert!(!report.diagnoses.is_empty(), "{name}: no diagnosis");
-        for (file, fault_lines) in &common::ground_truth(&dir) {
+    }
+    // Each diagnosis explains every failing test, and no line of it can
+    // be left unchanged.
+    let diagnosed: Vec<&ModelTest> = loaded
+        .failing
+        .iter()
+        .filter(|t| report.failing_tests.contains(&t.name))
+        .collect();
+    let mut own: Vec<OwnPath> = diagnosed
+        .iter()
+        .map(|t| OwnPath::new(&loaded.prog, t))
+        .collect();
+    for d in &report.diagnoses {
+        let set = lines(d);
+        let free = free_statements(&loaded.prog, &set);
+        for (t, o) in diagnosed.iter().zip(&mut own) {
             assert!(
-                report.diagnoses.iter().any(|d| d
-                    .statements
-                    .iter()
-                    .any(|s| s.file == *file && fault_lines.contains(&s.line))),
-                "{name}: no diagnosis holds {file}:{fault_lines:?}: {:#?}",
-                report.diagnoses
+                o.passes(&loaded.prog, &free),
+                "{name}: {set:?} does not explain {}",
+                t.name
             );
         }
-        // Each diagnosis explains every failing test, and no line of it can
-        // be left unchanged.
-        let diagnosed: Vec<&ModelTest> = loaded
-            .failing
-            .iter()
-            .filter(|t| report.failing_tests.contains(&t.name))
-            .collect();
-        let mut own: Vec<OwnPath> = diagnosed
-            .iter()
-            .map(|t| OwnPath::new(&loaded.prog, t))
-            .collect();
-        for d in &report.diagnoses {
-            let set = lines(d);
-            let free = free_statements(&loaded.prog, &set);
-            for (t, o) in diagnosed.iter().zip(&mut own) {
-                assert!(
-                    o.passes(&loaded.prog, &free),
-                    "{name}: {set:?} does not explain {}",
-                    t.name
-                );
-            }
-            for l in &set {
-                let mut smaller = set.clone();
-                smaller.remove(l);
-                let free = free_statements(&loaded.prog, &smaller);
-                assert!(
-                    own.iter_mut().any(|o| !o.passes(&loaded.prog, &free)),
-                    "{name}: {set:?} is not minimal: {smaller:?} explains every test"
-                );
-            }
+        for l in &set {
+            let mut smaller = set.clone();
+            smaller.remove(l);
+            let free = free_statements(&loaded.prog, &smaller);
+            assert!(
+                own.iter_mut().any(|o| !o.passes(&loaded.prog, &free)),
+                "{name}: {set:?} is not minimal: {smaller:?} explains every test"
+            );
         }
-        let costs: Vec<u64> = report.diagnoses.iter().map(|d| d.cost).collect();
-        assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{name}: {costs:?}");
-        assert_eq!(
-            report.cores.len(),
-            report.failing_tests.len(),
-            "{name}: a core per test"
-        );
-        assert!(!report.evidence.is_empty());
-        let checked = check_angelic(&loaded, &report, name);
-        assert!(checked > 0, "{name}: no angelic value verified");
-        if *name == "invoice-two-faults" {
-            two_faults_together(&report);
-        }
+    }
+    let costs: Vec<u64> = report.diagnoses.iter().map(|d| d.cost).collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{name}: {costs:?}");
+    assert_eq!(
+        report.cores.len(),
+        report.failing_tests.len(),
+        "{name}: a core per test"
+    );
+    assert!(!report.evidence.is_empty());
+    let checked = check_angelic(&loaded, &report, name);
+    assert!(checked > 0, "{name}: no angelic value verified");
+    if name == "invoice-two-faults" {
+        two_faults_together(&report);
     }
 }
 
@@ -246,47 +249,49 @@ fn exploring_paths_keeps_the_fault_and_replayable_values() {
 /// reason, never dropped silently.
 #[test]
 fn every_loadable_fixture_gets_a_report_or_a_clear_error() {
-    for dir in common::io_fixtures() {
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let Ok(loaded) = common::load(&dir) else {
-            continue;
-        };
-        let opts = DiagnoseOptions {
-            time_limit: Some(Duration::from_secs(10)),
-            ..DiagnoseOptions::default()
-        };
-        let r = diagnose_program(
-            &loaded.prog,
-            &loaded.project.root,
-            loaded.failing.clone(),
-            vec![],
-            &opts,
-            &|_| {},
-            &CancelToken::new(),
-        );
-        match r {
-            Ok(report) => {
-                assert_eq!(
-                    report.failing_tests.len() + report.skipped_tests.len(),
-                    loaded.failing.len(),
-                    "{name}: {:?} {:?}",
-                    report.failing_tests,
-                    report.skipped_tests
-                );
-                assert!(report.skipped_tests.iter().all(|s| !s.reason.is_empty()));
-                assert!(
-                    report.diagnoses.iter().all(|d| !d.statements.is_empty()),
-                    "{name}: an empty diagnosis {:?}",
-                    report.diagnoses
-                );
-                // A model's values replay (the encoding is faithful), so a
-                // rejected set means values read against the wrong encoding.
-                assert_eq!(report.stats.angelic_rejected, 0, "{name}");
-            }
-            Err(e) => {
-                let text = e.to_string();
-                assert!(text.contains("cannot"), "{name}: {text}");
-            }
+    common::par_map(&common::io_fixtures(), |dir| report_or_clear_error(dir));
+}
+
+fn report_or_clear_error(dir: &Path) {
+    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+    let Ok(loaded) = common::load(dir) else {
+        return;
+    };
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(10)),
+        ..DiagnoseOptions::default()
+    };
+    let r = diagnose_program(
+        &loaded.prog,
+        &loaded.project.root,
+        loaded.failing.clone(),
+        vec![],
+        &opts,
+        &|_| {},
+        &CancelToken::new(),
+    );
+    match r {
+        Ok(report) => {
+            assert_eq!(
+                report.failing_tests.len() + report.skipped_tests.len(),
+                loaded.failing.len(),
+                "{name}: {:?} {:?}",
+                report.failing_tests,
+                report.skipped_tests
+            );
+            assert!(report.skipped_tests.iter().all(|s| !s.reason.is_empty()));
+            assert!(
+                report.diagnoses.iter().all(|d| !d.statements.is_empty()),
+                "{name}: an empty diagnosis {:?}",
+                report.diagnoses
+            );
+            // A model's values replay (the encoding is faithful), so a
+            // rejected set means values read against the wrong encoding.
+            assert_eq!(report.stats.angelic_rejected, 0, "{name}");
+        }
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.contains("cannot"), "{name}: {text}");
         }
     }
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fixtures;
+pub mod parallel;
 
 use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
 use std::io::Write;

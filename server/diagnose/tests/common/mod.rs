@@ -10,6 +10,10 @@ use faultlens_csem::ir::{ExprKind, InstrKind, StmtId};
 use faultlens_csem::{run, Outcome, Program, RunOptions};
 use faultlens_diagnose::bridge::{declared_tests, ModelTest};
 use faultlens_workspace::Project;
+#[path = "../../../csem/tests/common/parallel.rs"]
+mod parallel;
+#[allow(unused_imports)] // not every test or example spreads its work
+pub use parallel::par_map;
 use std::path::{Path, PathBuf};
 
 pub fn fixtures_root() -> PathBuf {
