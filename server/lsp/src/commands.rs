@@ -7,10 +7,11 @@ use crate::protocol::{
     GENERATE_TESTS, LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS,
 };
 use crate::server::{job_failed, Backend};
-use crate::state::UNTRUSTED;
+use crate::session::UNTRUSTED;
 use crate::{ranking, run};
 use faultlens_core::measures::Ranker;
 use serde_json::{json, Value};
+use std::path::Path;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{MessageType, Uri};
 
@@ -54,21 +55,18 @@ impl Backend {
     pub async fn start_run(&self) -> std::result::Result<u64, String> {
         let started = {
             let mut state = self.state();
-            if !state.trusted {
+            if !state.trusted() {
                 Err(format!("faultlens will not run anything: {UNTRUSTED}"))
-            } else if let Some(root) = state.root.clone() {
+            } else if let Some(root) = state.root().map(Path::to_path_buf) {
+                let (timeout, progress) =
+                    (state.settings().timeout, state.client_supports_progress());
+                let jobs = state.jobs_mut();
                 // The diagnosis would describe the results this run replaces.
-                state.jobs.cancel(JobKind::Diagnose);
+                jobs.cancel(JobKind::Diagnose);
                 // A generation stops after its round; the run waits for it
                 // to write its tests (see `run`).
-                state.jobs.cancel(JobKind::Generate);
-                let active = state.jobs.start(JobKind::Run);
-                Ok((
-                    active,
-                    root,
-                    state.settings.timeout,
-                    state.client_supports_progress,
-                ))
+                jobs.cancel(JobKind::Generate);
+                Ok((jobs.start(JobKind::Run), root, timeout, progress))
             } else {
                 Err("faultlens has no workspace folder to run in: open a folder (the project root) in the editor".into())
             }
@@ -91,7 +89,7 @@ impl Backend {
 
     /// Whether job `epoch` of `kind` is still the current one.
     pub fn is_current(&self, kind: JobKind, epoch: u64) -> bool {
-        self.state().jobs.is_current(kind, epoch)
+        self.state().jobs().is_current(kind, epoch)
     }
 
     /// The `faultlens/ranking` request.
@@ -99,12 +97,12 @@ impl Backend {
         let params = params.unwrap_or_default();
         let (loc, measure) = {
             let state = self.state();
-            let Some(loc) = state.localization.clone() else {
+            let Some(loc) = state.localization() else {
                 return Err(request_failed(
                     "no results yet: run `faultlens localize` or the faultlens.localize command",
                 ));
             };
-            (loc, state.settings.measure)
+            (loc, state.settings().measure)
         };
         let measure = match &params.measure {
             None => measure,
@@ -161,7 +159,7 @@ impl Backend {
                 "faultlens.setMeasure takes the measure's name, e.g. [\"dstar\"]",
             ));
         };
-        let mut settings = self.state().settings.clone();
+        let mut settings = self.state().settings().clone();
         let problems = settings.apply(&json!({ "measure": name }));
         if let Some(problem) = problems.first() {
             self.client
@@ -169,7 +167,7 @@ impl Backend {
                 .await;
             return Err(Error::invalid_params(problem.clone()));
         }
-        self.state().settings.measure = settings.measure;
+        self.state().settings_mut().measure = settings.measure;
         self.rerank().await;
         self.publish().await;
         answer(&MeasureSet {

@@ -11,7 +11,7 @@ use crate::protocol::JobKind;
 use crate::reload::{load_diagnosis, LoadedDiagnosis};
 use crate::run::first_line;
 use crate::server::{job_failed, Backend};
-use crate::state::UNTRUSTED;
+use crate::session::UNTRUSTED;
 use crate::work_progress::{JobProgress, Style};
 use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_diagnose::{DiagnoseError, DiagnoseOptions, DiagnoseProgress};
@@ -19,7 +19,7 @@ use faultlens_ops::diagnose::{diagnose_and_store, start, Start};
 use faultlens_workspace::store;
 use faultlens_workspace::Project;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tower_lsp_server::ls_types::{MessageType, Uri};
 
@@ -87,18 +87,15 @@ impl Backend {
     pub async fn start_diagnosis(&self, trigger: Trigger) -> Result<u64, String> {
         let started = {
             let mut state = self.state();
-            if !state.trusted {
+            if !state.trusted() {
                 Err(format!("faultlens will not diagnose: {UNTRUSTED}"))
-            } else if !trigger.asked_by_user() && !state.settings.diagnose {
+            } else if !trigger.asked_by_user() && !state.settings().diagnose {
                 Err("the diagnose setting is off".to_string())
-            } else if let Some(root) = state.root.clone() {
-                let active = state.jobs.start(JobKind::Diagnose);
-                Ok((
-                    active,
-                    root,
-                    state.settings.diagnose_time_limit,
-                    state.client_supports_progress,
-                ))
+            } else if let Some(root) = state.root().map(Path::to_path_buf) {
+                let limit = state.settings().diagnose_time_limit;
+                let progress = state.client_supports_progress();
+                let active = state.jobs_mut().start(JobKind::Diagnose);
+                Ok((active, root, limit, progress))
             } else {
                 Err("faultlens has no workspace folder to diagnose: open a folder (the project root) in the editor".into())
             }
@@ -127,13 +124,13 @@ impl Backend {
         let _one_at_a_time = self.diagnosis_reload_lock().lock().await;
         let (root, known, open) = {
             let state = self.state();
-            let Some(root) = state.root.clone() else {
+            let Some(root) = state.root().map(Path::to_path_buf) else {
                 return;
             };
             let known = if force {
                 None
             } else {
-                state.diagnosis_signature
+                state.diagnosis_signature()
             };
             (root, known, state.open_paths())
         };
@@ -152,7 +149,7 @@ impl Backend {
             Ok(read) => read,
             Err(e) => {
                 let message = job_failed("reading the diagnosis", e);
-                self.state().diagnosis_problem = Some(message.clone());
+                self.state().set_diagnosis_problem(Some(message.clone()));
                 self.client
                     .show_message(MessageType::ERROR, format!("faultlens: {message}"))
                     .await;
@@ -165,7 +162,7 @@ impl Backend {
             LoadedDiagnosis::Missing => {
                 let had = {
                     let mut state = self.state();
-                    let had = state.diagnoses.is_some();
+                    let had = state.has_diagnoses();
                     state.clear_diagnosis();
                     had
                 };
@@ -178,13 +175,7 @@ impl Backend {
                     .install_diagnosis(*diag, Some(signature), &on_disk);
             }
             LoadedDiagnosis::Broken(message, signature) => {
-                let first_time = {
-                    let mut state = self.state();
-                    let first = state.diagnosis_signature != Some(signature);
-                    state.diagnosis_signature = Some(signature);
-                    state.diagnosis_problem = Some(message.clone());
-                    first
-                };
+                let first_time = self.state().diagnosis_broken(message.clone(), signature);
                 if first_time {
                     self.client
                         .show_message(MessageType::ERROR, format!("faultlens: {message}"))
@@ -280,11 +271,11 @@ async fn run(
     if backend.is_current(JobKind::Diagnose, epoch) {
         {
             let mut state = backend.state();
-            state.jobs.finish(JobKind::Diagnose, epoch);
-            state.diagnosis_problem = match &outcome {
+            state.jobs_mut().finish(JobKind::Diagnose, epoch);
+            state.set_diagnosis_problem(match &outcome {
                 Ok(_) | Err(DiagnoseError::Cancelled) => None,
                 Err(e) => Some(first_line(&e.to_string())),
-            };
+            });
         }
         match &outcome {
             Ok(_) => backend.reload_diagnosis(true).await,
@@ -321,8 +312,8 @@ async fn localize_first(
     }
     {
         let mut state = backend.state();
-        state.jobs.finish(JobKind::Diagnose, epoch);
-        state.diagnose_after_run = true;
+        state.jobs_mut().finish(JobKind::Diagnose, epoch);
+        state.diagnose_after_run();
     }
     let (message, progress) = match stale {
         Some(reason) => (
@@ -340,7 +331,7 @@ async fn localize_first(
         .await;
     reporter.finish(progress);
     if backend.start_run().await.is_err() {
-        backend.state().diagnose_after_run = false;
+        backend.state().take_diagnose_after_run();
     }
     backend.send_status().await;
 }

@@ -9,7 +9,7 @@
 use crate::jobs::ActiveJob;
 use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
-use crate::state::UNTRUSTED;
+use crate::session::UNTRUSTED;
 use crate::work_progress::Style;
 use faultlens_generate::session::{generate_project, ExplorerKind, GenerateOptions};
 use faultlens_generate::Strategy;
@@ -95,10 +95,10 @@ impl Backend {
     pub async fn start_generation(&self, request: GenerateRequest) -> Result<u64, String> {
         let root = {
             let state = self.state();
-            if !state.trusted {
+            if !state.trusted() {
                 Err(format!("faultlens will not generate tests: {UNTRUSTED}"))
             } else {
-                state.root.clone().ok_or_else(|| {
+                state.root().map(Path::to_path_buf).ok_or_else(|| {
                     "faultlens has no workspace folder to generate tests in: open a folder (the project root) in the editor".to_string()
                 })
             }
@@ -128,8 +128,8 @@ impl Backend {
         };
         let (active, progress) = {
             let mut state = self.state();
-            let active = state.jobs.start(JobKind::Generate);
-            (active, state.client_supports_progress)
+            let active = state.jobs_mut().start(JobKind::Generate);
+            (active, state.client_supports_progress())
         };
         let epoch = active.epoch;
         self.send_status().await;
@@ -145,7 +145,7 @@ impl Backend {
             Some(Value::Number(n)) => n.to_string(),
             _ => return,
         };
-        self.state().jobs.stop_by_token(&token);
+        self.state().jobs().stop_by_token(&token);
     }
 }
 
@@ -225,7 +225,7 @@ async fn run(
     // Replaced by a new localization: that run reads the tests written.
     let current = backend.is_current(JobKind::Generate, epoch);
     if current {
-        backend.state().jobs.finish(JobKind::Generate, epoch);
+        backend.state().jobs_mut().finish(JobKind::Generate, epoch);
         backend.send_status().await;
     }
     let (summary, message, relocalize) = match &outcome {

@@ -4,7 +4,7 @@
 
 use crate::diagnoses::Diagnoses;
 use crate::localization::Localization;
-use crate::state::FileSignature;
+use crate::session::FileSignature;
 use faultlens_core::measures::Ranker;
 use faultlens_core::results::RunResults;
 use faultlens_core::sources::digest;

@@ -6,11 +6,11 @@ use crate::diagnostics::{build_diagnostics, CompilerMessage};
 use crate::jobs::ActiveJob;
 use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
-use crate::state::Problem;
 use crate::work_progress::Style;
 use faultlens_ops::localize::localize_and_store;
 use faultlens_pipeline::{PipelineError, Progress, RunOptions};
 use faultlens_workspace::Project;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 use tower_lsp_server::ls_types::{MessageType, Uri};
@@ -98,16 +98,12 @@ pub fn run(
         };
         if current {
             let mut state = backend.state();
-            state.jobs.finish(JobKind::Run, epoch);
+            state.jobs_mut().finish(JobKind::Run, epoch);
             match &outcome {
-                Ok(_) => {
-                    state.build_errors.clear();
-                    state.problem = None;
-                }
+                Ok(_) => state.run_succeeded(),
                 Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
                 Err(e) => {
-                    state.problem = Some(Problem::Run(first_line(&e.to_string())));
-                    state.build_errors.clear();
+                    let mut build_errors = BTreeMap::new();
                     if let RunFailure::Pipeline(PipelineError::Build { diagnostics, .. }) = e {
                         let messages: Vec<CompilerMessage> = diagnostics
                             .iter()
@@ -121,10 +117,11 @@ pub fn run(
                             .collect();
                         for (file, list) in build_diagnostics(&messages) {
                             if let Some(uri) = Uri::from_file_path(root.join(&file)) {
-                                state.build_errors.insert(uri.as_str().to_string(), list);
+                                build_errors.insert(uri.as_str().to_string(), list);
                             }
                         }
                     }
+                    state.run_failed(first_line(&e.to_string()), build_errors);
                 }
             }
         }
@@ -132,7 +129,7 @@ pub fn run(
             match &outcome {
                 Ok(results) => {
                     backend.reload(false).await;
-                    let asked = std::mem::take(&mut backend.state().diagnose_after_run);
+                    let asked = backend.state().take_diagnose_after_run();
                     if results.failed_count() > 0 {
                         let trigger = if asked {
                             Trigger::CommandAfterLocalization
@@ -156,7 +153,7 @@ pub fn run(
                 Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
                 Err(e) => {
                     // A diagnosis waiting for this run has nothing to start from.
-                    backend.state().diagnose_after_run = false;
+                    backend.state().take_diagnose_after_run();
                     backend
                         .client
                         .show_message(MessageType::ERROR, format!("faultlens: {e}"))

@@ -9,11 +9,11 @@ use crate::jobs::ActiveJob;
 use crate::lenses::{LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS};
 use crate::protocol::{JobKind, Scores, Status};
 use crate::reload::{self, Loaded};
+use crate::session::{Session, UNTRUSTED};
 use crate::settings::{trusted_from_init, Settings};
-use crate::state::{Problem, State, UNTRUSTED};
 use crate::work_progress::{JobProgress, Style};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tower_lsp_server::jsonrpc::Result;
@@ -39,7 +39,7 @@ pub struct Backend {
 }
 
 struct Shared {
-    state: Mutex<State>,
+    state: Mutex<Session>,
     /// Serializes publications so diagnostics arrive in the order computed.
     publish: tokio::sync::Mutex<()>,
     /// Serializes reads of the results file.
@@ -66,7 +66,7 @@ impl Backend {
         Backend {
             client,
             shared: Arc::new(Shared {
-                state: Mutex::new(State::default()),
+                state: Mutex::new(Session::default()),
                 publish: tokio::sync::Mutex::new(()),
                 reload: tokio::sync::Mutex::new(()),
                 slots: Default::default(),
@@ -79,7 +79,7 @@ impl Backend {
 
     /// The state, even if a panicking thread poisoned the lock (the state
     /// stays usable: every update is a plain assignment).
-    pub fn state(&self) -> MutexGuard<'_, State> {
+    pub fn state(&self) -> MutexGuard<'_, Session> {
         self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -102,7 +102,11 @@ impl Backend {
             if to_read.is_empty() && diag_to_read.is_empty() {
                 (HashMap::new(), HashMap::new())
             } else {
-                let root = self.state().root.clone().unwrap_or_default();
+                let root = self
+                    .state()
+                    .root()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
                 tokio::task::spawn_blocking(move || {
                     let read = |path: PathBuf| crate::reload::read_text(&root, &path);
                     (
@@ -121,7 +125,7 @@ impl Backend {
             };
         let publication = {
             let mut state = self.state();
-            state.diagnosed_lines.disk.extend(diag_disk);
+            state.diagnosed_files_read(diag_disk);
             state.publication(disk)
         };
         for (uri, diagnostics, version) in publication.diagnostics {
@@ -191,11 +195,15 @@ impl Backend {
         let _one_at_a_time = self.shared.reload.lock().await;
         let (root, measure, known, open) = {
             let state = self.state();
-            let Some(root) = state.root.clone() else {
+            let Some(root) = state.root().map(Path::to_path_buf) else {
                 return;
             };
-            let known = if force { None } else { state.results_signature };
-            (root, state.settings.measure, known, state.open_paths())
+            let known = if force {
+                None
+            } else {
+                state.results_signature()
+            };
+            (root, state.settings().measure, known, state.open_paths())
         };
         let job = tokio::task::spawn_blocking(move || {
             let loaded = reload::load(&root, measure, known);
@@ -223,7 +231,7 @@ impl Backend {
             Loaded::Missing => {
                 let had = {
                     let mut state = self.state();
-                    let had = state.localization.is_some();
+                    let had = state.localization().is_some();
                     state.clear_results();
                     had
                 };
@@ -234,7 +242,7 @@ impl Backend {
             Loaded::Ranked(loc, signature) => {
                 {
                     let mut state = self.state();
-                    state.harness = harness;
+                    state.set_harness(harness);
                     state.install(*loc, Some(signature), &on_disk);
                 }
                 // A measure change while reading: rank again under the new one.
@@ -242,17 +250,9 @@ impl Backend {
                 self.publish().await;
             }
             Loaded::Broken(message, signature) => {
-                let first_time = {
-                    let mut state = self.state();
-                    // Said once per version of the file; always when
-                    // the reading itself failed.
-                    let first = signature.is_none() || state.results_signature != signature;
-                    if signature.is_some() {
-                        state.results_signature = signature;
-                    }
-                    state.problem = Some(Problem::Results(message.clone()));
-                    first
-                };
+                // Said once per version of the file; always when the
+                // reading itself failed.
+                let first_time = self.state().results_broken(message.clone(), signature);
                 if first_time {
                     self.client
                         .show_message(MessageType::ERROR, format!("faultlens: {message}"))
@@ -355,7 +355,7 @@ impl Backend {
 
     /// Cancels any run and diagnosis: the client is going away.
     pub fn cancel_run(&self) {
-        self.state().jobs.cancel_all();
+        self.state().jobs_mut().cancel_all();
     }
 }
 
@@ -369,7 +369,7 @@ impl LanguageServer for Backend {
             .as_ref()
             .map(|f| f.iter().map(|f| f.uri.clone()).collect());
         #[allow(deprecated)]
-        let root = crate::state::root_from(
+        let root = crate::session::root_from(
             params.root_uri.as_ref(),
             folders.as_deref(),
             params.root_path.as_deref(),
@@ -377,14 +377,12 @@ impl LanguageServer for Backend {
         let caps = &params.capabilities;
         {
             let mut state = self.state();
-            state.root = root;
-            state.trusted = trusted_from_init(options);
-            state.settings = settings;
-            state.client_supports_progress = caps
+            let progress = caps
                 .window
                 .as_ref()
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false);
+            state.configure(root, trusted_from_init(options), settings, progress);
         }
         {
             let workspace = caps.workspace.as_ref();
@@ -465,7 +463,7 @@ impl LanguageServer for Backend {
         }
         let (trusted, has_root) = {
             let state = self.state();
-            (state.trusted, state.root.is_some())
+            (state.trusted(), state.root().is_some())
         };
         if !has_root {
             self.client
@@ -509,17 +507,14 @@ impl LanguageServer for Backend {
             ) {
                 return;
             }
-            state.edit_generation += 1;
-            // The diagnosis describes the text before this edit.
-            state.jobs.cancel(JobKind::Diagnose);
-            state.edit_generation
+            state.note_edit()
         };
         // Publish once typing pauses; hovers and lenses read the state
         // directly, so they are current meanwhile.
         let backend = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(EDIT_DEBOUNCE).await;
-            if backend.state().edit_generation == generation {
+            if backend.state().edit_generation() == generation {
                 backend.publish().await;
             }
         });
@@ -527,17 +522,15 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, _: DidSaveTextDocumentParams) {
         let generation = {
-            let mut state = self.state();
-            if !(state.settings.auto_run_on_save && state.trusted) {
+            let Some(generation) = self.state().note_save() else {
                 return;
-            }
-            state.save_generation += 1;
-            state.save_generation
+            };
+            generation
         };
         let backend = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(SAVE_DEBOUNCE).await;
-            if backend.state().save_generation == generation {
+            if backend.state().save_generation() == generation {
                 let _ = backend.start_run().await;
             }
         });
@@ -549,7 +542,10 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let problems = self.state().settings.apply_configuration(&params.settings);
+        let problems = self
+            .state()
+            .settings_mut()
+            .apply_configuration(&params.settings);
         self.rerank().await;
         for p in problems {
             self.client

@@ -48,41 +48,41 @@ pub enum Problem {
 }
 
 #[derive(Debug, Default)]
-pub struct State {
-    pub root: Option<PathBuf>,
-    pub trusted: bool,
-    pub settings: Settings,
-    pub client_supports_progress: bool,
-    pub localization: Option<Arc<Localization>>,
-    pub results_signature: Option<FileSignature>,
+pub struct Session {
+    root: Option<PathBuf>,
+    trusted: bool,
+    settings: Settings,
+    client_supports_progress: bool,
+    localization: Option<Arc<Localization>>,
+    results_signature: Option<FileSignature>,
     /// The documents the client has open.
-    pub docs: HashMap<Uri, Document>,
+    docs: HashMap<Uri, Document>,
     /// Where the ranked lines are in each document (by results file index).
-    pub ranked_lines: Overlay<u32>,
+    ranked_lines: Overlay<u32>,
     /// URIs that currently show faultlens diagnostics, to clear them later.
-    pub published: BTreeSet<String>,
+    published: BTreeSet<String>,
     /// Compiler messages of the last failed build, by file URI.
-    pub build_errors: BTreeMap<String, Vec<Diagnostic>>,
+    build_errors: BTreeMap<String, Vec<Diagnostic>>,
     /// The background jobs: localization, diagnosis, test generation.
-    pub jobs: Jobs,
-    pub save_generation: u64,
+    jobs: Jobs,
+    save_generation: u64,
     /// Counts edits, so a burst of keystrokes publishes once.
-    pub edit_generation: u64,
-    pub problem: Option<Problem>,
+    edit_generation: u64,
+    problem: Option<Problem>,
     /// The last diagnosis (`.faultlens/diagnosis.json`).
-    pub diagnoses: Option<Arc<Diagnoses>>,
-    pub diagnosis_signature: Option<FileSignature>,
+    diagnoses: Option<Arc<Diagnoses>>,
+    diagnosis_signature: Option<FileSignature>,
     /// The user asked for a diagnosis and the results were stale: the
     /// localization started for it diagnoses when it ends.
-    pub diagnose_after_run: bool,
+    diagnose_after_run: bool,
     /// Why the last diagnosis produced nothing (C the model cannot handle,
     /// an unreadable document), until the next one succeeds.
-    pub diagnosis_problem: Option<String>,
+    diagnosis_problem: Option<String>,
     /// Where the diagnosed lines are in each document (by relative path).
-    pub diagnosed_lines: Overlay<String>,
+    diagnosed_lines: Overlay<String>,
     /// The project is a harness with free inputs (test generation works
     /// on it): decided when results are read.
-    pub harness: bool,
+    harness: bool,
 }
 
 /// Everything to send after a change, computed under the lock.
@@ -93,7 +93,153 @@ pub struct Publication {
     pub status: StatusParams,
 }
 
-impl State {
+/// The session's state is private: the protocol layer reads it through
+/// these accessors and changes it only through the named operations below,
+/// so each invariant (a problem cleared by a success, a generation counter
+/// bumped with the edit it counts) is kept in one place.
+impl Session {
+    /// What the client said at `initialize`.
+    pub fn configure(
+        &mut self,
+        root: Option<PathBuf>,
+        trusted: bool,
+        settings: Settings,
+        client_supports_progress: bool,
+    ) {
+        self.root = root;
+        self.trusted = trusted;
+        self.settings = settings;
+        self.client_supports_progress = client_supports_progress;
+    }
+
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    pub fn trusted(&self) -> bool {
+        self.trusted
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The settings, to apply a configuration change to.
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    pub fn client_supports_progress(&self) -> bool {
+        self.client_supports_progress
+    }
+
+    pub fn localization(&self) -> Option<Arc<Localization>> {
+        self.localization.clone()
+    }
+
+    pub fn results_signature(&self) -> Option<FileSignature> {
+        self.results_signature
+    }
+
+    pub fn has_diagnoses(&self) -> bool {
+        self.diagnoses.is_some()
+    }
+
+    pub fn diagnosis_signature(&self) -> Option<FileSignature> {
+        self.diagnosis_signature
+    }
+
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    /// The background jobs, to start, cancel or finish one.
+    pub fn jobs_mut(&mut self) -> &mut Jobs {
+        &mut self.jobs
+    }
+
+    /// Whether test generation works on the project (decided when the
+    /// results are read).
+    pub fn set_harness(&mut self, harness: bool) {
+        self.harness = harness;
+    }
+
+    /// The results file cannot be read: says so in the status. True the
+    /// first time for this version of the file (or when it could not be
+    /// read at all), to tell the user once.
+    pub fn results_broken(&mut self, message: String, signature: Option<FileSignature>) -> bool {
+        let first = signature.is_none() || self.results_signature != signature;
+        if signature.is_some() {
+            self.results_signature = signature;
+        }
+        self.problem = Some(Problem::Results(message));
+        first
+    }
+
+    /// The diagnosis file cannot be read; like [`Session::results_broken`].
+    pub fn diagnosis_broken(&mut self, message: String, signature: FileSignature) -> bool {
+        let first = self.diagnosis_signature != Some(signature);
+        self.diagnosis_signature = Some(signature);
+        self.diagnosis_problem = Some(message);
+        first
+    }
+
+    /// Why the last diagnosis produced nothing (`None`: it succeeded).
+    pub fn set_diagnosis_problem(&mut self, problem: Option<String>) {
+        self.diagnosis_problem = problem;
+    }
+
+    /// The run now starting should diagnose when it ends.
+    pub fn diagnose_after_run(&mut self) {
+        self.diagnose_after_run = true;
+    }
+
+    /// Whether a diagnosis was asked for the run that just ended (and
+    /// forgets it).
+    pub fn take_diagnose_after_run(&mut self) -> bool {
+        std::mem::take(&mut self.diagnose_after_run)
+    }
+
+    /// A run ended well: its problems are gone.
+    pub fn run_succeeded(&mut self) {
+        self.build_errors.clear();
+        self.problem = None;
+    }
+
+    /// A run failed: `message` goes to the status, and the compiler's
+    /// messages (by file URI) to the diagnostics of their files.
+    pub fn run_failed(&mut self, message: String, build_errors: BTreeMap<String, Vec<Diagnostic>>) {
+        self.problem = Some(Problem::Run(message));
+        self.build_errors = build_errors;
+    }
+
+    /// Counts an edit; the diagnosis running describes the text before it.
+    /// Returns the edit's number (see [`Session::edit_generation`]).
+    pub fn note_edit(&mut self) -> u64 {
+        self.edit_generation += 1;
+        self.jobs.cancel(JobKind::Diagnose);
+        self.edit_generation
+    }
+
+    /// The last edit's number: a publication waits for typing to pause.
+    pub fn edit_generation(&self) -> u64 {
+        self.edit_generation
+    }
+
+    /// Counts a save that should start a run (the setting is on and the
+    /// workspace trusted), returning its number; `None` when it should not.
+    pub fn note_save(&mut self) -> Option<u64> {
+        if !(self.settings.auto_run_on_save && self.trusted) {
+            return None;
+        }
+        self.save_generation += 1;
+        Some(self.save_generation)
+    }
+
+    pub fn save_generation(&self) -> u64 {
+        self.save_generation
+    }
+
     /// The path of `uri` relative to the root, with `/` separators.
     pub fn relative_path(&self, uri: &Uri) -> Option<String> {
         let root = self.root.as_ref()?;
@@ -435,6 +581,12 @@ impl State {
             .collect()
     }
 
+    /// The saved text of diagnosed files just read (see
+    /// `diag_files_to_read`), by relative path.
+    pub fn diagnosed_files_read(&mut self, read: HashMap<String, String>) {
+        self.diagnosed_lines.disk.extend(read);
+    }
+
     /// Everything to publish now; remembers which URIs carry diagnostics.
     /// `read` holds the text of files just read (see `files_to_read`).
     pub fn publication(&mut self, read: HashMap<u32, String>) -> Publication {
@@ -732,10 +884,10 @@ mod tests {
     use faultlens_core::measures::Formula;
     use tower_lsp_server::ls_types::Range;
 
-    fn state_with_results() -> (State, Uri) {
-        let mut state = State {
+    fn state_with_results() -> (Session, Uri) {
+        let mut state = Session {
             root: Some(PathBuf::from("/project")),
-            ..State::default()
+            ..Session::default()
         };
         let loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         state.install(loc, None, &HashMap::new());
@@ -851,9 +1003,9 @@ mod tests {
 
     #[test]
     fn unsaved_edits_are_tracked_from_the_saved_text() {
-        let mut state = State {
+        let mut state = Session {
             root: Some(PathBuf::from("/project")),
-            ..State::default()
+            ..Session::default()
         };
         let uri: Uri = "file:///project/src/sum.c".parse().unwrap();
         // Unsaved: a line added at the top and the faulty line edited.
@@ -895,9 +1047,9 @@ mod tests {
 
     #[test]
     fn files_changed_on_disk_after_the_run_are_stale() {
-        let mut state = State {
+        let mut state = Session {
             root: Some(PathBuf::from("/project")),
-            ..State::default()
+            ..Session::default()
         };
         let mut loc = Localization::new(results(), Formula::Ochiai, Path::new("/project"));
         loc.changed_on_disk.insert(0);
@@ -928,7 +1080,7 @@ mod tests {
 
     #[test]
     fn status_says_why_nothing_runs_when_untrusted() {
-        let state = State::default();
+        let state = Session::default();
         assert_eq!(state.status().state, ServerState::Untrusted);
         assert!(state.status().message.contains("not trusted"));
     }
