@@ -96,18 +96,42 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
 /// `reason` followed by the last non-empty line the test printed (stderr
 /// first), when there is one.
 fn with_last_output(reason: String, run: &Execution) -> String {
-    let last_line = |bytes: &[u8]| {
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .rev()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .map(String::from)
-    };
-    match last_line(&run.stderr).or_else(|| last_line(&run.stdout)) {
-        Some(line) => format!("{reason}: {}", clip(&line, 100)),
+    let said = |bytes: &[u8]| last_words(&String::from_utf8_lossy(bytes));
+    match said(&run.stderr).or_else(|| said(&run.stdout)) {
+        Some(line) => format!("{reason}: {}", clip(&line, 160)),
         None => reason,
     }
+}
+
+/// What a test said about its failure: the last line that names a source
+/// location (a failed assertion of `assert`, Criterion, Check, CMocka…),
+/// with the message a framework prints on the line after it; else the last
+/// line. Unit-test frameworks end with a summary ("Synthesis: Tested: 1 |
+/// Failing: 1") that says less than the assertion before it.
+fn last_words(text: &str) -> Option<String> {
+    static LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"[\w./-]+\.(c|h|cc|cpp|cxx):\d+:").expect("a valid pattern")
+    });
+    // Framework decorations in front of a line ("[----]", "[  ERROR   ] ---").
+    let bare = |l: &str| {
+        let l = l.trim();
+        match l.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+            Some((_, said)) => said.trim_start_matches(['-', ' ']).trim().to_string(),
+            None => l.to_string(),
+        }
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !bare(l).is_empty()).collect();
+    if let Some(i) = lines.iter().rposition(|l| LOCATION.is_match(l)) {
+        let mut said = bare(lines[i]);
+        if let Some(next) = lines
+            .get(i + 1)
+            .filter(|n| n.trim_start().starts_with("[----]"))
+        {
+            said = format!("{said} {}", bare(next));
+        }
+        return Some(said);
+    }
+    lines.last().map(|l| l.trim().to_string())
 }
 
 fn clip(s: &str, max: usize) -> String {
@@ -209,6 +233,27 @@ pub fn signal_name(sig: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_assertion_says_more_than_the_summary_after_it() {
+        let criterion = "[----] tests/t.c:98: Assertion Failed\n[----]   \n[----]   trimmed to 5 characters\n[----]   \n\
+            [FAIL] trim::both_sides: (0.00s)\n[====] Synthesis: Tested: 1 | Passing: 0 | Failing: 1 | Crashing: 0\n";
+        assert_eq!(
+            last_words(criterion).unwrap(),
+            "tests/t.c:98: Assertion Failed trimmed to 5 characters"
+        );
+        let check = "Running suite(s): Stack\n0%: Checks: 1, Failures: 1, Errors: 0\n\
+            tests/check_stack.c:20:F:Core:test_pop:0: Assertion 'v == 2' failed: v == 3, 2 == 2\n";
+        assert_eq!(
+            last_words(check).unwrap(),
+            "tests/check_stack.c:20:F:Core:test_pop:0: Assertion 'v == 2' failed: v == 3, 2 == 2"
+        );
+        assert_eq!(
+            last_words("FAIL: expected 3\n\n").unwrap(),
+            "FAIL: expected 3"
+        );
+        assert_eq!(last_words("  \n"), None);
+    }
 
     #[test]
     fn the_first_differing_line_is_named() {
