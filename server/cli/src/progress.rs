@@ -35,6 +35,10 @@ impl Reporter {
             Progress::Discovering => "discovering tests",
             Progress::Running { .. } => "running tests",
             Progress::Collecting => "reading coverage",
+            Progress::Note(note) => {
+                self.bar.suspend(|| eprintln!("faultlens: note: {note}"));
+                return;
+            }
         };
         let first_of_phase = {
             let mut last = self.last_phase.lock().unwrap();

@@ -26,6 +26,7 @@ pub fn progress_step(p: &Progress) -> (u32, String) {
             (pct, format!("running tests {done}/{total}: {test}"))
         }
         Progress::Collecting => (92, "collecting coverage".into()),
+        Progress::Note(note) => (8, note.to_string()),
     }
 }
 
@@ -73,6 +74,13 @@ pub fn run(
             localize_and_store(&project, &options, &report, &cancel)
         });
         while let Some(p) = rx.recv().await {
+            if let Progress::Note(note) = &p {
+                // Said where it stays, not only in a passing progress message.
+                backend
+                    .client
+                    .log_message(MessageType::WARNING, format!("faultlens: {note}"))
+                    .await;
+            }
             let (pct, message) = progress_step(&p);
             reporter.report(message, Some(pct));
         }

@@ -50,6 +50,8 @@ pub enum Progress {
         test: String,
     },
     Collecting,
+    /// Discovery kept something as it was, and says why (see [`discover::Note`]).
+    Note(discover::Note),
 }
 
 struct Finished {
@@ -98,7 +100,7 @@ pub fn localize(
     let built = build::build(project, &tools, jobs, &steps)?;
     check_cancel(cancel)?;
     progress(Progress::Discovering);
-    let specs = discover::discover(project, &built, timeout, &steps)?;
+    let specs = discover::discover(project, &built, timeout, &steps, progress)?;
     check_cancel(cancel)?;
 
     let finished = run_all(
@@ -140,7 +142,7 @@ pub fn discover_tests(
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let built = build::build(project, &tools, jobs, &steps)?;
     progress(Progress::Discovering);
-    discover::discover(project, &built, timeout, &steps)
+    discover::discover(project, &built, timeout, &steps, progress)
 }
 
 fn build_steps<'a>(project: &Project, cancel: &'a CancelToken, scope: &'a RunScope) -> Steps<'a> {

@@ -87,6 +87,9 @@ pub struct RunSection {
     pub jobs: Option<usize>,
     pub output_limit: Option<usize>,
     pub compare: Option<Compare>,
+    /// Run each case of a unit-test executable (Criterion, Check) as a
+    /// test of its own (the default); `false` keeps one test per executable.
+    pub split_cases: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

@@ -1,5 +1,6 @@
 //! Test discovery: every suite kind lowers its tests to [`TestSpec`]s.
 
+pub mod cases;
 mod ctest;
 mod runner;
 
@@ -9,6 +10,7 @@ use crate::build::Built;
 use crate::command::Steps;
 use crate::config::Kind;
 use crate::error::{PipelineError, Result};
+use crate::localize::Progress;
 use crate::project::Project;
 use crate::testspec::TestSpec;
 use faultlens_workspace::config::CONFIG_FILE;
@@ -20,6 +22,7 @@ pub fn discover(
     built: &Built,
     timeout: Duration,
     steps: &Steps,
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<TestSpec>> {
     let tests = match project.kind {
         Kind::Io => {
@@ -34,6 +37,16 @@ pub fn discover(
         Kind::Ctest => ctest::discover(project, built, timeout, steps)?,
         Kind::Runner => runner::discover(project, built, timeout, steps)?,
     };
+    let tests = if project.kind != Kind::Io && project.config.run.split_cases != Some(false) {
+        let mut notes = Vec::new();
+        let tests = cases::expand(tests, steps, &mut notes)?;
+        notes
+            .into_iter()
+            .for_each(|note| progress(Progress::Note(note)));
+        tests
+    } else {
+        tests
+    };
     if tests.is_empty() {
         return Err(PipelineError::NoTests(match project.kind {
             Kind::Io => "faultlens.toml declares no tests ([[test]] tables, [tests] inputs or table) or the globs match no files".into(),
@@ -42,4 +55,31 @@ pub fn discover(
         }));
     }
     Ok(tests)
+}
+
+/// Something discovery did differently from what the user may expect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A unit-test executable keeps one row for all its cases.
+    NotSplit {
+        test: String,
+        framework: &'static str,
+        why: String,
+    },
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::NotSplit {
+                test,
+                framework,
+                why,
+            } => write!(
+                f,
+                "test {test:?} runs {framework} cases but stays one test: {why} \
+                 (write one add_test per case, or set [run] split_cases = false to silence this)"
+            ),
+        }
+    }
 }

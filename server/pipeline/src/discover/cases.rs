@@ -1,0 +1,306 @@
+//! One test per unit-test case. Spectrum-based localization lives on the
+//! number of distinct tests, and C projects keep most of theirs as cases
+//! inside unit-test executables: a CTest or runner test that runs such an
+//! executable is replaced by one test per case, each run alone in its own
+//! process through the framework's own filter. Each case so gets exactly
+//! its own verdict, output and coverage, and a case that crashes or hangs
+//! fails alone.
+//!
+//! Supported: Criterion (`--list`, `--filter suite/test`) and Check (its
+//! test cases, `TCase`s, listed from the log of one run, `CK_LOG_FILE_NAME`,
+//! and selected with `CK_RUN_CASE`; Check cannot select a single test
+//! function, so the tests of one `TCase` share a row). A test that cannot be split keeps its one row, and a
+//! note says why.
+
+use super::Note;
+use crate::command::{run_step, Steps};
+use crate::error::Result;
+use crate::testspec::{Invocation, TestSpec};
+use regex::bytes::Regex as BytesRegex;
+use regex::Regex;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::LazyLock;
+
+/// How much of an executable is searched for a framework's marks (a test
+/// executable with its coverage counters is a few MiB at most).
+const EXECUTABLE_READ_LIMIT: u64 = 64 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framework {
+    Criterion,
+    Check,
+}
+
+impl Framework {
+    pub fn name(self) -> &'static str {
+        match self {
+            Framework::Criterion => "Criterion",
+            Framework::Check => "Check",
+        }
+    }
+}
+
+/// The framework `executable` is built with, from the names it links
+/// (Criterion is a shared library; Check is linked statically, and its
+/// runner's symbols stay in an unstripped coverage build).
+pub fn detect(executable: &Path) -> Option<Framework> {
+    static MARKS: LazyLock<BytesRegex> = LazyLock::new(|| {
+        BytesRegex::new(
+            r"(libcriterion\.so|criterion_run_all_tests)|(srunner_run_all|srunner_run_tagged)",
+        )
+        .expect("a valid pattern")
+    });
+    let mut bytes = Vec::new();
+    std::fs::File::open(executable)
+        .ok()?
+        .take(EXECUTABLE_READ_LIMIT)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    if !bytes.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let found = MARKS.captures(&bytes)?;
+    if found.get(1).is_some() {
+        Some(Framework::Criterion)
+    } else {
+        Some(Framework::Check)
+    }
+}
+
+/// Replaces every test that runs a unit-test executable by its cases;
+/// `notes` gets a line for each one that is not split, and why.
+pub fn expand(specs: Vec<TestSpec>, steps: &Steps, notes: &mut Vec<Note>) -> Result<Vec<TestSpec>> {
+    let mut frameworks: HashMap<PathBuf, Option<Framework>> = HashMap::new();
+    let mut out = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let Some(executable) = executable_of(&spec) else {
+            out.push(spec);
+            continue;
+        };
+        let framework = *frameworks
+            .entry(executable.clone())
+            .or_insert_with(|| detect(&executable));
+        let Some(framework) = framework else {
+            out.push(spec);
+            continue;
+        };
+        if let Some(why) = why_not_split(&spec, framework) {
+            notes.push(Note::NotSplit {
+                test: spec.name.clone(),
+                framework: framework.name(),
+                why,
+            });
+            out.push(spec);
+            continue;
+        }
+        match list_cases(&spec, framework, steps)? {
+            Ok(cases) if !cases.is_empty() => {
+                out.extend(cases.iter().map(|case| case_spec(&spec, framework, case)));
+            }
+            Ok(_) => {
+                notes.push(Note::NotSplit {
+                    test: spec.name.clone(),
+                    framework: framework.name(),
+                    why: "listing its cases found none".into(),
+                });
+                out.push(spec);
+            }
+            Err(why) => {
+                notes.push(Note::NotSplit {
+                    test: spec.name.clone(),
+                    framework: framework.name(),
+                    why,
+                });
+                out.push(spec);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The executable a test runs directly (`None` for a shell command line).
+fn executable_of(spec: &TestSpec) -> Option<PathBuf> {
+    let Invocation::Argv(argv) = &spec.invocation else {
+        return None;
+    };
+    let first = Path::new(argv.first()?);
+    let path = if first.is_absolute() {
+        first.to_path_buf()
+    } else if first.components().count() > 1 {
+        spec.cwd.join(first)
+    } else {
+        return None;
+    };
+    path.is_file().then_some(path)
+}
+
+/// Why a test of `framework` keeps its one row: its command or properties
+/// already choose what it runs, or judge the whole executable's output.
+fn why_not_split(spec: &TestSpec, framework: Framework) -> Option<String> {
+    let Invocation::Argv(argv) = &spec.invocation else {
+        return Some("it runs through a shell".into());
+    };
+    if argv.len() > 1 {
+        return Some(format!(
+            "its command passes arguments ({}), which may already choose the cases",
+            shell_words::join(&argv[1..])
+        ));
+    }
+    let e = &spec.expect;
+    if e.will_fail || !e.pass_regex.is_empty() || !e.fail_regex.is_empty() {
+        return Some(
+            "its CTest properties (WILL_FAIL or a regular expression) judge the whole executable's output"
+                .into(),
+        );
+    }
+    if framework == Framework::Check
+        && spec
+            .env
+            .iter()
+            .any(|(k, _)| k.starts_with("CK_RUN_") || k.ends_with("_TAGS"))
+    {
+        return Some("its environment already chooses the cases (CK_RUN_*, CK_*_TAGS)".into());
+    }
+    None
+}
+
+/// A case, as the framework's filter names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// Criterion: `suite/test`; Check: the test case (`TCase`) name.
+    pub filter: String,
+}
+
+/// The executable's cases: `Ok(Err(why))` when they cannot be listed.
+fn list_cases(
+    spec: &TestSpec,
+    framework: Framework,
+    steps: &Steps,
+) -> Result<std::result::Result<Vec<Case>, String>> {
+    let Invocation::Argv(argv) = &spec.invocation else {
+        return Ok(Err("it runs through a shell".into()));
+    };
+    let mut command = Command::new(&argv[0]);
+    let mut env = spec.env.clone();
+    match framework {
+        Framework::Criterion => {
+            command.arg("--list");
+        }
+        // Check has no listing: one run names every test case in its log
+        // ("-": standard output), whatever the program's print mode.
+        Framework::Check => env.push(("CK_LOG_FILE_NAME".into(), "-".into())),
+    }
+    let listed = run_step(command, &spec.cwd, &env, steps)?;
+    let cases = match framework {
+        Framework::Criterion if !listed.success => {
+            return Ok(Err(format!(
+                "`{} --list` failed: {}",
+                argv[0],
+                last_line(&listed.output)
+            )))
+        }
+        Framework::Criterion => criterion_cases(&listed.output),
+        Framework::Check => check_cases(&listed.output),
+    };
+    Ok(Ok(cases))
+}
+
+fn last_line(text: &str) -> &str {
+    text.trim_end().lines().last().unwrap_or("(no output)")
+}
+
+/// Criterion's `--list`: `suite: N tests` lines, then the tests drawn as a
+/// tree (`├── name`, `└── name`; `|-- name`, `` `-- name`` in the C locale).
+pub fn criterion_cases(listing: &str) -> Vec<Case> {
+    static SUITE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(\S+): \d+ tests?$").expect("a valid pattern"));
+    let mut suite = None;
+    let mut cases = Vec::new();
+    for line in listing.lines() {
+        if let Some(m) = SUITE.captures(line) {
+            suite = Some(m[1].to_string());
+        } else if let (Some(suite), Some(name)) = (
+            &suite,
+            ["├── ", "└── ", "|-- ", "`-- "]
+                .iter()
+                .find_map(|branch| line.strip_prefix(branch)),
+        ) {
+            cases.push(Case {
+                filter: format!("{suite}/{}", name.trim()),
+            });
+        }
+    }
+    cases
+}
+
+/// Check's log, one line per test:
+/// `file:line:P|F|E:tcase:test:iteration: message`; each test case once,
+/// in the order it ran.
+pub fn check_cases(output: &str) -> Vec<Case> {
+    static RESULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[^:\n]+:\d+:[PFE]:([^:\n]+):[^:\n]+:\d+: ").expect("a valid pattern")
+    });
+    let mut cases: Vec<Case> = Vec::new();
+    for m in RESULT.captures_iter(output) {
+        let filter = m[1].to_string();
+        if !cases.iter().any(|c| c.filter == filter) {
+            cases.push(Case { filter });
+        }
+    }
+    cases
+}
+
+/// The test that runs one case of `spec`'s executable.
+fn case_spec(spec: &TestSpec, framework: Framework, case: &Case) -> TestSpec {
+    let mut one = spec.clone();
+    one.name = format!("{}::{}", spec.name, case.filter);
+    match framework {
+        Framework::Criterion => {
+            if let Invocation::Argv(argv) = &mut one.invocation {
+                argv.extend(["--filter".into(), case.filter.clone()]);
+            }
+        }
+        Framework::Check => {
+            one.env.push(("CK_RUN_CASE".into(), case.filter.clone()));
+        }
+    }
+    one
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criterion_listing_names_suite_and_test() {
+        let listing = "math: 2 tests\n├── adds\n└── fails\nother: 1 test\n`-- crashes\n";
+        let filters: Vec<String> = criterion_cases(listing)
+            .into_iter()
+            .map(|c| c.filter)
+            .collect();
+        assert_eq!(filters, ["math/adds", "math/fails", "other/crashes"]);
+    }
+
+    #[test]
+    fn check_report_names_each_test_case_once_in_order() {
+        let output = "Running suite(s): Money\n\
+            50%: Checks: 4, Failures: 1, Errors: 0\n\
+            t.c:10:P:Core:test_a:0: Passed\n\
+            t.c:14:F:Core:test_b:0: Assertion 'x == 2' failed\n\
+            t.c:20:P:Limits:test_c:0: Passed\n\
+            t.c:25:E:Limits:test_d:0: (after this point) Received signal 11 (Segmentation fault)\n";
+        let filters: Vec<String> = check_cases(output).into_iter().map(|c| c.filter).collect();
+        assert_eq!(filters, ["Core", "Limits"]);
+    }
+
+    #[test]
+    fn a_text_file_is_no_unit_test_executable() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = dir.path().join("fake");
+        std::fs::write(&fake, "libcriterion.so srunner_run_all").unwrap();
+        assert_eq!(detect(&fake), None);
+    }
+}
