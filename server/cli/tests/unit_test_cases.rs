@@ -1,0 +1,192 @@
+//! One spectrum row per unit-test case (Criterion, Check) under CTest, end
+//! to end: the real frameworks from Debian's packages, real builds, each
+//! case run alone with its own coverage.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// The best rank of `file:line` in a localization's JSON.
+fn best_rank(doc: &serde_json::Value, file: &str, line: u64) -> u64 {
+    entry(doc, file, line)["rank"]["best"].as_u64().unwrap()
+}
+
+fn names(doc: &serde_json::Value) -> Vec<String> {
+    doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The same project with one row per executable.
+fn executable_rows(dir: &Path) -> serde_json::Value {
+    std::fs::write(dir.join("faultlens.toml"), "[run]\nsplit_cases = false\n").unwrap();
+    let doc = localize_json(dir, &["--top", "0"]);
+    std::fs::remove_file(dir.join("faultlens.toml")).unwrap();
+    doc
+}
+
+#[test]
+fn criterion_cases_are_rows_of_their_own_and_rank_the_fault_higher() {
+    let dir = fixture("strbuf-criterion");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 11, "{:?}", names(&doc));
+    assert_eq!(doc["tests"]["failed"], 2);
+    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .collect();
+    let failing_names: Vec<&str> = failing
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failing_names,
+        ["strbuf::trim/both_sides", "strbuf::trim/leading_only"]
+    );
+    // The reason is the failed assertion and its message, not the summary.
+    let reason = failing[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("test_strbuf.c:") && reason.contains("trimmed to 5 characters"),
+        "{reason}"
+    );
+    let by_case = best_rank(&doc, "src/strbuf.c", 95);
+    let fault = entry(&doc, "src/strbuf.c", 95);
+    assert_eq!(
+        (fault["ef"].as_u64(), fault["ep"].as_u64()),
+        (Some(2), Some(3))
+    );
+    // One row per executable: every line the one failing run covers ties.
+    let whole = executable_rows(dir.path());
+    assert_eq!(whole["tests"]["total"], 1);
+    let by_executable = entry(&whole, "src/strbuf.c", 95)["rank"]["worst"]
+        .as_u64()
+        .unwrap();
+    let by_case_worst = fault["rank"]["worst"].as_u64().unwrap();
+    assert!(
+        by_case_worst < by_executable / 4,
+        "case rows rank the fault {by_case}..{by_case_worst}, executable rows ..{by_executable}"
+    );
+}
+
+#[test]
+fn check_test_cases_are_rows_of_their_own() {
+    let dir = fixture("stack-check");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(names(&doc), ["stack::Core", "stack::Peek", "stack::Max"]);
+    let max = &doc["tests"]["list"][2];
+    assert_eq!(max["verdict"], "fail");
+    let reason = max["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("check_stack.c:") && reason.contains("Assertion 'v == 5' failed"),
+        "{reason}"
+    );
+    let fault = entry(&doc, "src/stack.c", 38);
+    assert_eq!(fault["rank"]["best"], 1);
+    let whole = executable_rows(dir.path());
+    assert!(
+        fault["rank"]["worst"].as_u64()
+            < entry(&whole, "src/stack.c", 38)["rank"]["worst"].as_u64()
+    );
+}
+
+#[test]
+fn a_case_that_crashes_or_hangs_fails_alone_and_the_others_keep_their_coverage() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.13)\nproject(cases C)\nenable_testing()\n\
+         add_library(lib STATIC lib.c)\n\
+         add_executable(t t.c)\ntarget_link_libraries(t PRIVATE lib criterion)\n\
+         add_test(NAME t COMMAND t)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("lib.c"),
+        "int twice(int x)\n{\n    return 2 * x;\n}\n\nint thrice(int x)\n{\n    return 3 * x;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("t.c"),
+        "#include <criterion/criterion.h>\n#include <signal.h>\n\
+         int twice(int x);\nint thrice(int x);\n\
+         Test(s, doubles) { cr_assert_eq(twice(2), 4); }\n\
+         Test(s, crashes) { twice(1); raise(SIGSEGV); }\n\
+         Test(s, hangs) { thrice(1); for (;;) {} }\n\
+         Test(s, triples) { cr_assert_eq(thrice(2), 6); }\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("faultlens.toml"), "[run]\ntimeout = 2\n").unwrap();
+    localize_json(root, &["--top", "0"]);
+    let results = results(root);
+    let outcome = |name: &str| test_record(&results, name)["outcome"].clone();
+    assert_eq!(outcome("t::s/doubles"), "passed");
+    assert_eq!(outcome("t::s/triples"), "passed");
+    // Criterion reports its crashed worker and exits 1.
+    assert_eq!(outcome("t::s/crashes"), "failed");
+    assert!(test_record(&results, "t::s/crashes")["reason"]
+        .as_str()
+        .unwrap()
+        .contains("signal"));
+    assert_eq!(outcome("t::s/hangs"), "timed_out");
+    // Each case covers its own function only: `twice` (line 3) is run by
+    // `doubles` and `crashes`, `thrice` (line 8) by `triples` and `hangs`.
+    let lib = results["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|f| f["path"] == "lib.c")
+        .expect("lib.c is instrumented");
+    let runs_line = |name: &str, line: u64| {
+        test_record(&results, name)["coverage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| {
+                c["file"] == lib as u64 && c["lines"].as_array().unwrap().iter().any(|l| *l == line)
+            })
+    };
+    assert!(runs_line("t::s/doubles", 3) && !runs_line("t::s/doubles", 8));
+    assert!(runs_line("t::s/triples", 8) && !runs_line("t::s/triples", 3));
+    assert!(runs_line("t::s/crashes", 3));
+}
+
+#[test]
+fn the_tests_command_lists_the_cases() {
+    let dir = fixture("stack-check");
+    let out = faultlens(&["tests", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("3 tests (ctest suite"), "{text}");
+    assert!(text.contains("stack::Max"), "{text}");
+}
+
+#[test]
+fn a_test_that_chooses_its_cases_stays_one_row_and_says_why() {
+    let dir = fixture("stack-check");
+    let cmake = dir.path().join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    std::fs::write(
+        &cmake,
+        text.replace(
+            "add_test(NAME stack COMMAND check_stack)",
+            "add_test(NAME stack COMMAND check_stack)\n\
+             set_tests_properties(stack PROPERTIES ENVIRONMENT CK_RUN_CASE=Core)",
+        ),
+    )
+    .unwrap();
+    // Every test passes, so there is nothing to rank (a non-zero exit).
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("\"stack\" runs Check cases but stays one test") && said.contains("CK_RUN_"),
+        "{said}"
+    );
+    let all = format!("{}{said}", stdout(&out));
+    assert!(all.contains("All 1 tests passed"), "{all}");
+}
