@@ -5,7 +5,8 @@
 //! fatal signals (and SIGTERM, which faultlens sends on timeout) that write
 //! the counters with `__gcov_dump()` and then die of the same signal, so a
 //! crashing or hanging test keeps the coverage it gathered. With clang's
-//! coverage the handler calls `__llvm_profile_write_file()` instead.
+//! coverage the handler calls `__llvm_profile_write_file()` instead. It
+//! also lets faultlens choose the one case a CMocka executable runs.
 
 use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
@@ -15,6 +16,7 @@ use std::process::Command;
 
 const SOURCE: &str = r#"/* Written by faultlens; linked into coverage builds only. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 extern void DUMP(void);
 static void faultlens_on_signal(int sig) {
@@ -22,7 +24,14 @@ static void faultlens_on_signal(int sig) {
   signal(sig, SIG_DFL);
   raise(sig);
 }
+/* CMocka has no command-line or environment filter: faultlens runs one
+   case of a CMocka executable by naming it here (see discover::cases). The
+   reference is weak, so programs without CMocka link as before. */
+extern void cmocka_set_test_filter(const char *pattern) __attribute__((weak));
 __attribute__((constructor)) static void faultlens_runtime_init(void) {
+  const char *only = getenv("FAULTLENS_CMOCKA_TEST");
+  if (only && cmocka_set_test_filter)
+    cmocka_set_test_filter(only);
   static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM};
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

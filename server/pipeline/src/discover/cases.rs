@@ -6,10 +6,13 @@
 //! its own verdict, output and coverage, and a case that crashes or hangs
 //! fails alone.
 //!
-//! Supported: Criterion (`--list`, `--filter suite/test`) and Check (its
+//! Supported: Criterion (`--list`, `--filter suite/test`), Check (its
 //! test cases, `TCase`s, listed from the log of one run, `CK_LOG_FILE_NAME`,
 //! and selected with `CK_RUN_CASE`; Check cannot select a single test
-//! function, so the tests of one `TCase` share a row). A test that cannot be split keeps its one row, and a
+//! function, so the tests of one `TCase` share a row) and CMocka (listed
+//! from one run's `[ RUN      ]` lines, selected through faultlens's
+//! runtime, which calls `cmocka_set_test_filter`; checked once per
+//! executable, since a build without the runtime would run every case). A test that cannot be split keeps its one row, and a
 //! note says why.
 
 use super::Note;
@@ -32,6 +35,7 @@ const EXECUTABLE_READ_LIMIT: u64 = 64 << 20;
 pub enum Framework {
     Criterion,
     Check,
+    Cmocka,
 }
 
 impl Framework {
@@ -39,6 +43,7 @@ impl Framework {
         match self {
             Framework::Criterion => "Criterion",
             Framework::Check => "Check",
+            Framework::Cmocka => "CMocka",
         }
     }
 }
@@ -49,7 +54,7 @@ impl Framework {
 pub fn detect(executable: &Path) -> Option<Framework> {
     static MARKS: LazyLock<BytesRegex> = LazyLock::new(|| {
         BytesRegex::new(
-            r"(libcriterion\.so|criterion_run_all_tests)|(srunner_run_all|srunner_run_tagged)",
+            r"(libcriterion\.so|criterion_run_all_tests)|(srunner_run_all|srunner_run_tagged)|(libcmocka\.so)",
         )
         .expect("a valid pattern")
     });
@@ -65,8 +70,10 @@ pub fn detect(executable: &Path) -> Option<Framework> {
     let found = MARKS.captures(&bytes)?;
     if found.get(1).is_some() {
         Some(Framework::Criterion)
-    } else {
+    } else if found.get(2).is_some() {
         Some(Framework::Check)
+    } else {
+        Some(Framework::Cmocka)
     }
 }
 
@@ -192,6 +199,8 @@ fn list_cases(
         // Check has no listing: one run names every test case in its log
         // ("-": standard output), whatever the program's print mode.
         Framework::Check => env.push(("CK_LOG_FILE_NAME".into(), "-".into())),
+        // Nor has CMocka: one run in its standard output format names them.
+        Framework::Cmocka => env.push(("CMOCKA_MESSAGE_OUTPUT".into(), "stdout".into())),
     }
     let listed = run_step(command, &spec.cwd, &env, steps)?;
     let cases = match framework {
@@ -204,7 +213,21 @@ fn list_cases(
         }
         Framework::Criterion => criterion_cases(&listed.output),
         Framework::Check => check_cases(&listed.output),
+        Framework::Cmocka => cmocka_cases(&listed.output),
     };
+    if framework == Framework::Cmocka {
+        if let Some(first) = cases.first() {
+            env.push(("FAULTLENS_CMOCKA_TEST".into(), first.filter.clone()));
+            let one = run_step(Command::new(&argv[0]), &spec.cwd, &env, steps)?;
+            let ran = cmocka_cases(&one.output).len();
+            if ran != 1 {
+                return Ok(Err(format!(
+                    "choosing the one case {:?} ran {ran} cases: the executable was not linked with faultlens's runtime (which calls cmocka_set_test_filter), or its CMocka is older than 1.1",
+                    first.filter
+                )));
+            }
+        }
+    }
     Ok(Ok(cases))
 }
 
@@ -253,6 +276,20 @@ pub fn check_cases(output: &str) -> Vec<Case> {
     cases
 }
 
+/// CMocka's standard output: `[ RUN      ] name` as each test starts.
+pub fn cmocka_cases(output: &str) -> Vec<Case> {
+    let mut cases: Vec<Case> = Vec::new();
+    for line in output.lines() {
+        if let Some(name) = line.strip_prefix("[ RUN      ] ") {
+            let filter = name.trim().to_string();
+            if !cases.iter().any(|c| c.filter == filter) {
+                cases.push(Case { filter });
+            }
+        }
+    }
+    cases
+}
+
 /// The test that runs one case of `spec`'s executable.
 fn case_spec(spec: &TestSpec, framework: Framework, case: &Case) -> TestSpec {
     let mut one = spec.clone();
@@ -265,6 +302,10 @@ fn case_spec(spec: &TestSpec, framework: Framework, case: &Case) -> TestSpec {
         }
         Framework::Check => {
             one.env.push(("CK_RUN_CASE".into(), case.filter.clone()));
+        }
+        Framework::Cmocka => {
+            one.env
+                .push(("FAULTLENS_CMOCKA_TEST".into(), case.filter.clone()));
         }
     }
     one
@@ -294,6 +335,15 @@ mod tests {
             t.c:25:E:Limits:test_d:0: (after this point) Received signal 11 (Segmentation fault)\n";
         let filters: Vec<String> = check_cases(output).into_iter().map(|c| c.filter).collect();
         assert_eq!(filters, ["Core", "Limits"]);
+    }
+
+    #[test]
+    fn cmocka_output_names_each_test_as_it_starts() {
+        let output = "[==========] Running 2 test(s).\n[ RUN      ] push_pop\n[       OK ] push_pop\n\
+            [ RUN      ] overflow\n[  ERROR   ] --- 0x1 != 0x2\n[   LINE   ] --- t.c:20: error: Failure!\n\
+            [  FAILED  ] overflow\n[==========] 2 test(s) run.\n";
+        let filters: Vec<String> = cmocka_cases(output).into_iter().map(|c| c.filter).collect();
+        assert_eq!(filters, ["push_pop", "overflow"]);
     }
 
     #[test]
