@@ -95,6 +95,40 @@ fn check_test_cases_are_rows_of_their_own() {
 }
 
 #[test]
+fn cmocka_cases_are_chosen_through_the_runtime() {
+    let dir = fixture("histogram-cmocka");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 7, "{:?}", names(&doc));
+    let failing: Vec<String> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .map(|t| format!("{} {}", t["name"], t["reason"]))
+        .collect();
+    assert_eq!(failing.len(), 2, "{failing:?}");
+    assert!(
+        failing[0].contains("histogram::the_largest_value_is_in_the_last_bucket")
+            && failing[0].contains("test_histogram.c:"),
+        "{failing:?}"
+    );
+    // Each case ran alone: a passing case that never adds a value does not
+    // run `hist_add` (line 30).
+    let results = results(dir.path());
+    let record = test_record(&results, "histogram::init_rejects_bad_ranges");
+    assert!(
+        !record["coverage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["lines"].as_array().unwrap().iter().any(|l| *l == 30)),
+        "{record}"
+    );
+    let fault = entry(&doc, "src/histogram.c", 24);
+    assert!(fault["rank"]["worst"].as_u64().unwrap() <= 7, "{fault}");
+}
+
+#[test]
 fn a_case_that_crashes_or_hangs_fails_alone_and_the_others_keep_their_coverage() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
