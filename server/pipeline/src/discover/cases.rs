@@ -12,14 +12,15 @@
 //! function, so the tests of one `TCase` share a row) and CMocka (listed
 //! from one run's `[ RUN      ]` lines, selected through faultlens's
 //! runtime, which calls `cmocka_set_test_filter`; checked once per
-//! executable, since a build without the runtime would run every case). A test that cannot be split keeps its one row, and a
+//! executable, since a build without the runtime would run every case), and
+//! Unity-style runners built with their command-line options (`-l`, `-n`). A test that cannot be split keeps its one row, and a
 //! note says why.
 
 use super::Note;
 use crate::command::{run_step, Steps};
 use crate::error::Result;
 use crate::testspec::{Invocation, TestSpec};
-use regex::bytes::Regex as BytesRegex;
+use regex::bytes::RegexSet;
 use regex::Regex;
 use std::collections::HashMap;
 use std::io::Read;
@@ -36,6 +37,11 @@ pub enum Framework {
     Criterion,
     Check,
     Cmocka,
+    /// A Unity-style runner with its command-line options: `-l` lists the
+    /// tests, `-n NAME` runs those whose name contains NAME.
+    Unity,
+    /// A Unity-style runner built without them (`UNITY_USE_COMMAND_LINE_ARGS`).
+    UnityWithoutOptions,
 }
 
 impl Framework {
@@ -44,19 +50,29 @@ impl Framework {
             Framework::Criterion => "Criterion",
             Framework::Check => "Check",
             Framework::Cmocka => "CMocka",
+            Framework::Unity | Framework::UnityWithoutOptions => "Unity",
         }
     }
 }
 
 /// The framework `executable` is built with, from the names it links
-/// (Criterion is a shared library; Check is linked statically, and its
-/// runner's symbols stay in an unstripped coverage build).
+/// (Criterion and CMocka are shared libraries; Check and Unity are linked
+/// statically, and their symbols stay in an unstripped coverage build).
 pub fn detect(executable: &Path) -> Option<Framework> {
-    static MARKS: LazyLock<BytesRegex> = LazyLock::new(|| {
-        BytesRegex::new(
-            r"(libcriterion\.so|criterion_run_all_tests)|(srunner_run_all|srunner_run_tagged)|(libcmocka\.so)",
-        )
-        .expect("a valid pattern")
+    // In order of precedence: a Unity-style runner compiled without its
+    // command-line options names `UnityBegin` only.
+    const MARKS: [(&str, Framework); 5] = [
+        (
+            r"libcriterion\.so|criterion_run_all_tests",
+            Framework::Criterion,
+        ),
+        (r"srunner_run_all|srunner_run_tagged", Framework::Check),
+        (r"libcmocka\.so", Framework::Cmocka),
+        (r"UnityParseOptions", Framework::Unity),
+        (r"UnityBegin", Framework::UnityWithoutOptions),
+    ];
+    static SET: LazyLock<RegexSet> = LazyLock::new(|| {
+        RegexSet::new(MARKS.iter().map(|(pattern, _)| pattern)).expect("valid patterns")
     });
     let mut bytes = Vec::new();
     std::fs::File::open(executable)
@@ -67,14 +83,12 @@ pub fn detect(executable: &Path) -> Option<Framework> {
     if !bytes.starts_with(b"\x7fELF") {
         return None;
     }
-    let found = MARKS.captures(&bytes)?;
-    if found.get(1).is_some() {
-        Some(Framework::Criterion)
-    } else if found.get(2).is_some() {
-        Some(Framework::Check)
-    } else {
-        Some(Framework::Cmocka)
-    }
+    let found = SET.matches(&bytes);
+    MARKS
+        .iter()
+        .enumerate()
+        .find(|(i, _)| found.matched(*i))
+        .map(|(_, (_, framework))| *framework)
 }
 
 /// Replaces every test that runs a unit-test executable by its cases;
@@ -196,6 +210,12 @@ fn list_cases(
         Framework::Criterion => {
             command.arg("--list");
         }
+        Framework::Unity => {
+            command.arg("-l");
+        }
+        Framework::UnityWithoutOptions => {
+            return Ok(Err("its Unity runner was built without command-line options, so one case cannot run alone (define UNITY_USE_COMMAND_LINE_ARGS and generate the runner with cmdline_args)".into()));
+        }
         // Check has no listing: one run names every test case in its log
         // ("-": standard output), whatever the program's print mode.
         Framework::Check => env.push(("CK_LOG_FILE_NAME".into(), "-".into())),
@@ -204,17 +224,39 @@ fn list_cases(
     }
     let listed = run_step(command, &spec.cwd, &env, steps)?;
     let cases = match framework {
-        Framework::Criterion if !listed.success => {
+        Framework::Criterion | Framework::Unity if !listed.success => {
             return Ok(Err(format!(
-                "`{} --list` failed: {}",
+                "listing its cases with `{} {}` failed: {}",
                 argv[0],
+                if framework == Framework::Unity {
+                    "-l"
+                } else {
+                    "--list"
+                },
                 last_line(&listed.output)
             )))
         }
+        Framework::Unity => unity_cases(&listed.output),
+        Framework::UnityWithoutOptions => Vec::new(),
         Framework::Criterion => criterion_cases(&listed.output),
         Framework::Check => check_cases(&listed.output),
         Framework::Cmocka => cmocka_cases(&listed.output),
     };
+    if framework == Framework::Unity {
+        // Unity's `-n` runs every test whose name contains the given one.
+        let overlapping = cases.iter().find_map(|a| {
+            cases
+                .iter()
+                .find(|b| a != *b && b.filter.contains(&a.filter))
+                .map(|b| (a, b))
+        });
+        if let Some((a, b)) = overlapping {
+            return Ok(Err(format!(
+                "Unity's -n {:?} would also run {:?} (it selects by part of a name)",
+                a.filter, b.filter
+            )));
+        }
+    }
     if framework == Framework::Cmocka {
         if let Some(first) = cases.first() {
             env.push(("FAULTLENS_CMOCKA_TEST".into(), first.filter.clone()));
@@ -276,6 +318,20 @@ pub fn check_cases(output: &str) -> Vec<Case> {
     cases
 }
 
+/// A Unity runner's `-l`: the test file's name and a dot, then each test
+/// indented by two spaces.
+pub fn unity_cases(listing: &str) -> Vec<Case> {
+    listing
+        .lines()
+        .filter_map(|line| line.strip_prefix("  "))
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|name| Case {
+            filter: name.to_string(),
+        })
+        .collect()
+}
+
 /// CMocka's standard output: `[ RUN      ] name` as each test starts.
 pub fn cmocka_cases(output: &str) -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
@@ -306,6 +362,11 @@ fn case_spec(spec: &TestSpec, framework: Framework, case: &Case) -> TestSpec {
         Framework::Cmocka => {
             one.env
                 .push(("FAULTLENS_CMOCKA_TEST".into(), case.filter.clone()));
+        }
+        Framework::Unity | Framework::UnityWithoutOptions => {
+            if let Invocation::Argv(argv) = &mut one.invocation {
+                argv.extend(["-n".into(), case.filter.clone()]);
+            }
         }
     }
     one
@@ -344,6 +405,15 @@ mod tests {
             [  FAILED  ] overflow\n[==========] 2 test(s) run.\n";
         let filters: Vec<String> = cmocka_cases(output).into_iter().map(|c| c.filter).collect();
         assert_eq!(filters, ["push_pop", "overflow"]);
+    }
+
+    #[test]
+    fn unity_listing_is_indented_under_the_file_name() {
+        let filters: Vec<String> = unity_cases("test_bits.\n  test_set\n  test_clear\n")
+            .into_iter()
+            .map(|c| c.filter)
+            .collect();
+        assert_eq!(filters, ["test_set", "test_clear"]);
     }
 
     #[test]
