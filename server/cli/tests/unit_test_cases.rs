@@ -129,6 +129,77 @@ fn cmocka_cases_are_chosen_through_the_runtime() {
 }
 
 #[test]
+fn a_unity_style_runner_runs_each_test_alone() {
+    let dir = fixture("bitset-unity");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 8, "{:?}", names(&doc));
+    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .collect();
+    assert_eq!(failing.len(), 2);
+    assert_eq!(failing[0]["name"], "bitset::test_count_every_word");
+    let reason = failing[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("tests/test_bitset.c:48:test_count_every_word:FAIL: Expected 4 Was 3"),
+        "{reason}"
+    );
+    let fault = entry(&doc, "src/bitset.c", 41);
+    assert_eq!(fault["rank"]["best"], 1);
+    assert!(fault["rank"]["worst"].as_u64().unwrap() <= 5, "{fault}");
+}
+
+#[test]
+fn a_unity_name_inside_another_keeps_one_row_and_says_why() {
+    let dir = fixture("bitset-unity");
+    let test = dir.path().join("tests/test_bitset.c");
+    let text = std::fs::read_to_string(&test).unwrap();
+    // `-n test_count` would also run test_count_every_word.
+    std::fs::write(&test, text.replace("test_count_low_bits", "test_count")).unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("\"bitset\" runs Unity cases but stays one test")
+            && said.contains("Unity's -n \"test_count\" would also run \"test_count_every_word\""),
+        "{said}"
+    );
+    assert!(
+        stdout(&out).contains("1 of 1 tests failed"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_unity_runner_without_its_options_keeps_one_row_and_says_how_to_split_it() {
+    let dir = fixture("bitset-unity");
+    let cmake = dir.path().join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    std::fs::write(
+        &cmake,
+        text.replace(
+            "target_compile_definitions(test_bitset PRIVATE UNITY_USE_COMMAND_LINE_ARGS)",
+            "",
+        ),
+    )
+    .unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("built without command-line options")
+            && said.contains("UNITY_USE_COMMAND_LINE_ARGS"),
+        "{said}"
+    );
+    assert!(
+        stdout(&out).contains("1 of 1 tests failed"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn a_case_that_crashes_or_hangs_fails_alone_and_the_others_keep_their_coverage() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
