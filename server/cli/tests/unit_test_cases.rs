@@ -48,7 +48,12 @@ fn criterion_cases_are_rows_of_their_own_and_rank_the_fault_higher() {
         failing_names,
         ["strbuf::trim/both_sides", "strbuf::trim/leading_only"]
     );
-    // The reason is the failed assertion and its message, not the summary.
+    // The reason is the failed assertion and its message, not the summary,
+    // and the case is where that assertion is.
+    assert_eq!(
+        failing[0]["location"],
+        serde_json::json!({"file": "tests/test_strbuf.c", "line": 98})
+    );
     let reason = failing[0]["reason"].as_str().unwrap();
     assert!(
         reason.contains("test_strbuf.c:") && reason.contains("trimmed to 5 characters"),
@@ -80,6 +85,15 @@ fn check_test_cases_are_rows_of_their_own() {
     assert_eq!(names(&doc), ["stack::Core", "stack::Peek", "stack::Max"]);
     let max = &doc["tests"]["list"][2];
     assert_eq!(max["verdict"], "fail");
+    assert_eq!(
+        max["location"],
+        serde_json::json!({"file": "tests/check_stack.c", "line": 67})
+    );
+    // A passing case stays where CTest declared its executable.
+    assert_eq!(
+        doc["tests"]["list"][0]["location"]["file"],
+        "CMakeLists.txt"
+    );
     let reason = max["reason"].as_str().unwrap();
     assert!(
         reason.contains("check_stack.c:") && reason.contains("Assertion 'v == 5' failed"),

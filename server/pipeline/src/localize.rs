@@ -14,13 +14,14 @@ use crate::process::RunScope;
 use crate::project::Project;
 use crate::testspec::TestSpec;
 use crate::toolchain::Toolchain;
-use crate::verdict::judge;
+use crate::verdict::{failure_location, judge};
 use faultlens_cancel::CancelToken;
 use faultlens_core::results::{
-    FileCoverage, LineBranches, RunResults, SourceFile, SuiteKind, TestRecord, FORMAT_VERSION,
+    FileCoverage, LineBranches, Location, RunResults, SourceFile, SuiteKind, TestRecord, Verdict,
+    FORMAT_VERSION,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -358,7 +359,7 @@ fn assemble(
     let tests = specs
         .iter()
         .zip(finished)
-        .map(|(spec, f)| record(spec, f, built, &index))
+        .map(|(spec, f)| record(spec, f, built, &index, project.kind))
         .collect();
     let source_files = files
         .into_iter()
@@ -391,8 +392,22 @@ fn record(
     f: Finished,
     built: &Built,
     index: &BTreeMap<String, u32>,
+    kind: crate::config::Kind,
 ) -> TestRecord {
     let (outcome, reason) = judge(spec, &f.execution);
+    // A failing unit test is where its failed assertion is, when it names
+    // one in the project; else where it was declared. (An input/output
+    // test's assertion is in the program under test, not in the test.)
+    let location = (outcome.verdict() == Verdict::Fail && kind != crate::config::Kind::Io)
+        .then(|| failure_location(&f.execution))
+        .flatten()
+        .and_then(|(printed, line)| {
+            let file = built
+                .paths
+                .printed_to_project_relative(Path::new(&printed), &spec.cwd)?;
+            Some(Location { file, line })
+        })
+        .or_else(|| spec.location.clone());
     let mut coverage: Vec<FileCoverage> = Vec::new();
     for (path, counts) in &f.coverage {
         let Some(rel) = built.paths.to_project_relative(path) else {
@@ -432,7 +447,7 @@ fn record(
         exit_code: e.exit_code,
         signal: e.signal,
         duration_ms: e.duration.as_millis() as u64,
-        location: spec.location.clone(),
+        location,
         stdout,
         stderr,
         output_truncated: e.stdout_cut || e.stderr_cut || cut_out || cut_err,

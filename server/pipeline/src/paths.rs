@@ -18,6 +18,21 @@ impl PathMap {
 
     /// The project-relative path (with `/`) of `path`, or `None` when it lies
     /// outside the project (system headers) or inside faultlens's own files.
+    /// A path a test printed (absolute, relative to the test's directory,
+    /// or relative to the project) as the project-relative path of a file
+    /// that exists in the project.
+    pub fn printed_to_project_relative(&self, printed: &Path, cwd: &Path) -> Option<String> {
+        let candidates = if printed.is_absolute() {
+            vec![printed.to_path_buf()]
+        } else {
+            vec![cwd.join(printed), self.root.join(printed)]
+        };
+        candidates.iter().find_map(|c| {
+            let rel = self.to_project_relative(c)?;
+            self.root.join(&rel).is_file().then_some(rel)
+        })
+    }
+
     pub fn to_project_relative(&self, path: &Path) -> Option<String> {
         let path = normalize(path);
         let relative = self

@@ -103,15 +103,30 @@ fn with_last_output(reason: String, run: &Execution) -> String {
     }
 }
 
+/// Where a failing test says it failed: the source location its output
+/// names last (a failed assertion), as printed (file, line).
+pub fn failure_location(run: &Execution) -> Option<(String, u32)> {
+    let last = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        LOCATION
+            .captures_iter(&text)
+            .last()
+            .and_then(|m| Some((m[1].to_string(), m[3].parse().ok()?)))
+    };
+    last(&run.stderr).or_else(|| last(&run.stdout))
+}
+
+/// A source location in a test's output: `path/file.c:LINE:`.
+static LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"([\w./-]+\.(c|h|cc|cpp|cxx)):(\d+):").expect("a valid pattern")
+});
+
 /// What a test said about its failure: the last line that names a source
 /// location (a failed assertion of `assert`, Criterion, Check, CMocka…),
 /// with the message a framework prints on the line after it; else the last
 /// line. Unit-test frameworks end with a summary ("Synthesis: Tested: 1 |
 /// Failing: 1") that says less than the assertion before it.
 fn last_words(text: &str) -> Option<String> {
-    static LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"[\w./-]+\.(c|h|cc|cpp|cxx):\d+:").expect("a valid pattern")
-    });
     // Framework decorations in front of a line ("[----]", "[  ERROR   ] ---").
     let bare = |l: &str| {
         let l = l.trim();
