@@ -35,6 +35,7 @@ pub enum SuiteKind {
     Ctest,
     Io,
     Runner,
+    Meson,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

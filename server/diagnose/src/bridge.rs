@@ -190,6 +190,7 @@ pub fn declared_tests(
             match project.kind {
                 Kind::Ctest => "CTest",
                 Kind::Runner => "test-runner",
+                Kind::Meson => "Meson",
                 Kind::Io => "input/output",
             }
         )));

@@ -381,6 +381,7 @@ fn assemble(
             crate::config::Kind::Io => SuiteKind::Io,
             crate::config::Kind::Ctest => SuiteKind::Ctest,
             crate::config::Kind::Runner => SuiteKind::Runner,
+            crate::config::Kind::Meson => SuiteKind::Meson,
         },
         files: source_files,
         tests,

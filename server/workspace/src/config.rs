@@ -32,6 +32,8 @@ pub struct Config {
     pub ctest: Option<CtestSection>,
     #[serde(default)]
     pub runner: Option<RunnerSection>,
+    #[serde(default)]
+    pub meson: Option<MesonSection>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -40,6 +42,7 @@ pub enum Kind {
     Io,
     Ctest,
     Runner,
+    Meson,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -127,6 +130,14 @@ pub struct CtestSection {
     pub cmake_args: Vec<String>,
     #[serde(default)]
     pub build_args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MesonSection {
+    /// Extra arguments for `meson setup` (`-Doption=value`).
+    #[serde(default)]
+    pub setup_args: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -18,14 +18,32 @@ pub fn is_ctest_project(root: &Path) -> bool {
     })
 }
 
+/// A `meson.build` at the root that declares tests.
+pub fn is_meson_project(root: &Path) -> bool {
+    crate::files::read_in_project(
+        root,
+        Path::new("meson.build"),
+        faultlens_confine::limits::BUILD_DESCRIPTION,
+    )
+    .is_ok_and(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        text.contains("test(") || text.contains("subdir(")
+    })
+}
+
 pub fn detect(root: &Path) -> Result<Project> {
-    if is_ctest_project(root) {
-        return Ok(Project {
-            root: root.to_path_buf(),
-            config: Config::default(),
-            kind: Kind::Ctest,
-            detected: true,
-        });
+    for (found, kind) in [
+        (is_ctest_project(root), Kind::Ctest),
+        (is_meson_project(root), Kind::Meson),
+    ] {
+        if found {
+            return Ok(Project {
+                root: root.to_path_buf(),
+                config: Config::default(),
+                kind,
+                detected: true,
+            });
+        }
     }
     let mut sources: Vec<String> = std::fs::read_dir(root)
         .map_err(|e| WorkspaceError::io(format!("listing {}", root.display()), e))?
@@ -64,7 +82,7 @@ pub fn detect(root: &Path) -> Result<Project> {
         });
     }
     Err(WorkspaceError::Detection(format!(
-        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), or *.c files with tests/*.in and tests/*.out pairs).\n\
+        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), a meson.build with tests, or *.c files with tests/*.in and tests/*.out pairs).\n\
          Create a faultlens.toml, for example:\n\n\
          [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\
          (every key is described in faultlens's README, section `faultlens.toml`)",

@@ -102,6 +102,8 @@ fn infer_kind(config: &Config, root: &Path) -> Option<Kind> {
         Some(Kind::Io)
     } else if config.ctest.is_some() || crate::detect::is_ctest_project(root) {
         Some(Kind::Ctest)
+    } else if config.meson.is_some() || crate::detect::is_meson_project(root) {
+        Some(Kind::Meson)
     } else {
         None
     }

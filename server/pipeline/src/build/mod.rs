@@ -8,6 +8,7 @@
 
 mod cmake;
 pub mod diagnostics;
+mod meson;
 mod runtime;
 mod sources;
 mod user_command;
@@ -78,6 +79,7 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
     ];
     let built = match (project.kind, &project.config.build) {
         (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env, steps)?,
+        (Kind::Meson, _) => meson::build(project, &runtime, jobs, env, steps)?,
         (_, b) if b.sources.is_some() => {
             sources::build(project, tools, &runtime, jobs, env, steps)?
         }

@@ -2,6 +2,7 @@
 
 pub mod cases;
 mod ctest;
+mod meson;
 mod runner;
 
 pub use faultlens_workspace::declared::DEFAULT_TIMEOUT;
@@ -36,6 +37,7 @@ pub fn discover(
         }
         Kind::Ctest => ctest::discover(project, built, timeout, steps)?,
         Kind::Runner => runner::discover(project, built, timeout, steps)?,
+        Kind::Meson => meson::discover(project, built, timeout, steps)?,
     };
     let tests = if project.kind != Kind::Io && project.config.run.split_cases != Some(false) {
         let mut notes = Vec::new();
@@ -52,6 +54,7 @@ pub fn discover(
             Kind::Io => "faultlens.toml declares no tests ([[test]] tables, [tests] inputs or table) or the globs match no files".into(),
             Kind::Ctest => "ctest lists no tests; add add_test() calls to CMakeLists.txt".into(),
             Kind::Runner => "the [runner] list command printed no test names".into(),
+            Kind::Meson => "meson lists no tests; add test() calls to meson.build".into(),
         }));
     }
     Ok(tests)

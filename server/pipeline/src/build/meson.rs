@@ -1,0 +1,92 @@
+//! Meson projects: a coverage build in `.faultlens/meson-build`
+//! (`-Db_coverage=true`, unoptimised, faultlens's runtime linked in), set up
+//! once and compiled incrementally (Meson reconfigures itself when a
+//! `meson.build` changes). The user's own build directories are never
+//! touched.
+
+use super::{failed, Built};
+use crate::command::{run_step, Steps};
+use crate::error::{PipelineError, Result};
+use crate::paths::PathMap;
+use crate::project::Project;
+use crate::toolchain::require;
+use std::path::Path;
+use std::process::Command;
+
+pub const BUILD_DIR: &str = "meson-build";
+
+pub fn build(
+    project: &Project,
+    runtime: &Path,
+    jobs: usize,
+    env: Vec<(String, String)>,
+    steps: &Steps,
+) -> Result<Built> {
+    require(
+        "meson",
+        "Meson, which builds this project and lists its tests",
+        "install it (Debian/Ubuntu: `sudo apt-get install meson ninja-build`)",
+    )?;
+    let root = &project.root;
+    if !root.join("meson.build").is_file() {
+        return Err(PipelineError::Config {
+            path: root.join(crate::config::CONFIG_FILE),
+            message: format!(
+                "this is configured as a Meson project ([project] kind = \"meson\" or a [meson] section) but {} has no meson.build",
+                root.display()
+            ),
+        });
+    }
+    let dir = project.work()?.dir_without_links(BUILD_DIR)?;
+    let paths = PathMap::new(root.clone(), None);
+    // Meson reads the compiler from CC when it sets up, and only then.
+    let compiler: Vec<(String, String)> = env.iter().filter(|(k, _)| k == "CC").cloned().collect();
+    if !dir.join("meson-private").is_dir() {
+        let section = project.config.meson.clone().unwrap_or_default();
+        let mut setup = Command::new("meson");
+        setup
+            .arg("setup")
+            .arg(&dir)
+            .arg(root)
+            // debug: -O0 -g. The runtime calls __gcov_dump, so even the
+            // compiler's sanity check links with --coverage.
+            .args(["-Db_coverage=true", "-Dbuildtype=debug"])
+            .arg(format!("-Dc_link_args=--coverage {}", runtime.display()))
+            .args(&section.setup_args);
+        let step = run_step(setup, root, &compiler, steps)?;
+        if !step.success {
+            // A half-made directory would be taken for a configured one.
+            let _ = std::fs::remove_dir_all(dir.join("meson-private"));
+            return Err(failed(
+                "setting up the Meson coverage build failed:",
+                &step.output,
+                &dir,
+                &paths,
+            ));
+        }
+    }
+    let mut compile = Command::new("meson");
+    compile
+        .arg("compile")
+        .arg("-C")
+        .arg(&dir)
+        .arg("-j")
+        .arg(jobs.max(1).to_string());
+    let step = run_step(compile, root, &compiler, steps)?;
+    if !step.success {
+        return Err(failed(
+            "building the Meson coverage build failed:",
+            &step.output,
+            &dir,
+            &paths,
+        ));
+    }
+    Ok(Built {
+        program: None,
+        run_dir: dir.clone(),
+        notes_dir: dir,
+        cmake_dir: None,
+        paths,
+        env,
+    })
+}
