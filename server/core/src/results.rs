@@ -36,6 +36,7 @@ pub enum SuiteKind {
     Io,
     Runner,
     Meson,
+    Make,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -191,6 +191,7 @@ pub fn declared_tests(
                 Kind::Ctest => "CTest",
                 Kind::Runner => "test-runner",
                 Kind::Meson => "Meson",
+                Kind::Make => "make check",
                 Kind::Io => "input/output",
             }
         )));

@@ -382,6 +382,7 @@ fn assemble(
             crate::config::Kind::Ctest => SuiteKind::Ctest,
             crate::config::Kind::Runner => SuiteKind::Runner,
             crate::config::Kind::Meson => SuiteKind::Meson,
+            crate::config::Kind::Make => SuiteKind::Make,
         },
         files: source_files,
         tests,

@@ -34,6 +34,8 @@ pub struct Config {
     pub runner: Option<RunnerSection>,
     #[serde(default)]
     pub meson: Option<MesonSection>,
+    #[serde(default, rename = "make")]
+    pub make_check: Option<MakeCheckSection>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -43,6 +45,8 @@ pub enum Kind {
     Ctest,
     Runner,
     Meson,
+    /// A Makefile whose `check` target runs `TESTS` (automake's convention).
+    Make,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -138,6 +142,14 @@ pub struct MesonSection {
     /// Extra arguments for `meson setup` (`-Doption=value`).
     #[serde(default)]
     pub setup_args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MakeCheckSection {
+    /// Extra arguments for every `make` faultlens runs (`-f other.mk`, `V=1`).
+    #[serde(default)]
+    pub args: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -31,10 +31,27 @@ pub fn is_meson_project(root: &Path) -> bool {
     })
 }
 
+/// A `Makefile` at the root with a `check` target and a `TESTS` list.
+pub fn is_make_check_project(root: &Path) -> bool {
+    ["GNUmakefile", "makefile", "Makefile"].iter().any(|name| {
+        crate::files::read_in_project(
+            root,
+            Path::new(name),
+            faultlens_confine::limits::BUILD_DESCRIPTION,
+        )
+        .is_ok_and(|bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            let defines = |what: &str| text.lines().any(|l| l.trim_start().starts_with(what));
+            defines("check:") && defines("TESTS")
+        })
+    })
+}
+
 pub fn detect(root: &Path) -> Result<Project> {
     for (found, kind) in [
         (is_ctest_project(root), Kind::Ctest),
         (is_meson_project(root), Kind::Meson),
+        (is_make_check_project(root), Kind::Make),
     ] {
         if found {
             return Ok(Project {
@@ -82,7 +99,7 @@ pub fn detect(root: &Path) -> Result<Project> {
         });
     }
     Err(WorkspaceError::Detection(format!(
-        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), a meson.build with tests, or *.c files with tests/*.in and tests/*.out pairs).\n\
+        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), a meson.build with tests, a Makefile with `check:` and `TESTS`, or *.c files with tests/*.in and tests/*.out pairs).\n\
          Create a faultlens.toml, for example:\n\n\
          [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\
          (every key is described in faultlens's README, section `faultlens.toml`)",

@@ -8,6 +8,7 @@
 
 mod cmake;
 pub mod diagnostics;
+pub mod make_check;
 mod meson;
 mod runtime;
 mod sources;
@@ -80,6 +81,7 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
     let built = match (project.kind, &project.config.build) {
         (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env, steps)?,
         (Kind::Meson, _) => meson::build(project, &runtime, jobs, env, steps)?,
+        (Kind::Make, _) => make_check::build(project, jobs, env, steps)?,
         (_, b) if b.sources.is_some() => {
             sources::build(project, tools, &runtime, jobs, env, steps)?
         }

@@ -2,6 +2,7 @@
 
 pub mod cases;
 mod ctest;
+mod make_check;
 mod meson;
 mod runner;
 
@@ -38,6 +39,7 @@ pub fn discover(
         Kind::Ctest => ctest::discover(project, built, timeout, steps)?,
         Kind::Runner => runner::discover(project, built, timeout, steps)?,
         Kind::Meson => meson::discover(project, built, timeout, steps)?,
+        Kind::Make => make_check::discover(project, built, timeout, steps)?,
     };
     let tests = if project.kind != Kind::Io && project.config.run.split_cases != Some(false) {
         let mut notes = Vec::new();
@@ -55,6 +57,7 @@ pub fn discover(
             Kind::Ctest => "ctest lists no tests; add add_test() calls to CMakeLists.txt".into(),
             Kind::Runner => "the [runner] list command printed no test names".into(),
             Kind::Meson => "meson lists no tests; add test() calls to meson.build".into(),
+            Kind::Make => "the Makefile's TESTS is empty".into(),
         }));
     }
     Ok(tests)
