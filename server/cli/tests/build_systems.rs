@@ -1,5 +1,6 @@
 //! Projects the way they are built, end to end: Meson (a coverage build of
-//! its own beside the user's) with real meson, ninja and gcc.
+//! its own beside the user's) and `make check` Makefiles (in the shadow
+//! copy), with real meson, ninja, GNU make and gcc.
 
 mod common;
 use common::*;
@@ -66,4 +67,51 @@ fn a_meson_test_that_should_fail_passes_when_it_fails() {
     // Declared with a literal name: located at its test() call.
     assert_eq!(test["location"]["file"], "meson.build");
     assert_eq!(test["location"]["line"], text.lines().count() as u64 + 1);
+}
+
+#[test]
+fn make_check_projects_build_their_test_programs_and_run_tests_from_the_makefile() {
+    let dir = fixture("csv-make-check");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 5);
+    assert_eq!(doc["tests"]["failed"], 1);
+    let fit = &doc["tests"]["list"][3];
+    assert_eq!(fit["name"], "tests/test_fit");
+    assert_eq!(fit["verdict"], "fail");
+    assert!(
+        fit["reason"]
+            .as_str()
+            .unwrap()
+            .contains("four characters into four bytes"),
+        "{fit}"
+    );
+    assert_eq!(
+        doc["tests"]["list"][0]["location"],
+        serde_json::json!({"file": "Makefile", "line": 8})
+    );
+    let fault = entry(&doc, "src/csv.c", 29);
+    assert_eq!(fault["ef"], 1);
+    assert_eq!(results(dir.path())["suite"], "make");
+    assert!(
+        !dir.path().join("src/csv.o").exists() && !dir.path().join("tests/test_fit").exists(),
+        "the build happened in the shadow copy"
+    );
+}
+
+#[test]
+fn an_expected_failure_in_xfail_tests_passes() {
+    let dir = fixture("csv-make-check");
+    let makefile = dir.path().join("Makefile");
+    let text = std::fs::read_to_string(&makefile).unwrap();
+    std::fs::write(
+        &makefile,
+        text.replace(
+            "TESTS = $(check_PROGRAMS)",
+            "TESTS = $(check_PROGRAMS)\nXFAIL_TESTS = tests/test_fit",
+        ),
+    )
+    .unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(all.contains("All 5 tests passed"), "{all}");
 }
