@@ -9,6 +9,8 @@ import { SERVER_SETTING_KEYS } from "./settings";
 import { StatusItem } from "./statusBar";
 import type { ClientState } from "./statusModel";
 import { SuspiciousLinesProvider } from "./suspiciousView";
+import type { TestTreeNode } from "./testsModel";
+import { TestsProvider } from "./testsView";
 import type { TreeNode } from "./treeModel";
 
 /** What `activate` returns: read-only state for tests, which cannot read decorations or tree rows back. */
@@ -21,6 +23,10 @@ export interface FaultlensApi {
   heatmap(): PaintedLine[];
   heatmapEnabled(): boolean;
   tree(): TreeNode[];
+  /** The Tests view's nodes: each unit-test executable's cases under it. */
+  tests(): TestTreeNode[];
+  /** Refreshes the Tests view now (it refreshes itself when visible). */
+  refreshTests(): Promise<void>;
   serverPath(): string | undefined;
   serverRunning(): boolean;
   /** Resolves once the first start attempt has finished. */
@@ -36,6 +42,9 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
   let scores: ScoresParams | undefined;
 
   const view = vscode.window.createTreeView("faultlens.suspiciousLines", { treeDataProvider: tree, showCollapseAll: true });
+  // The Tests view asks the server (created next) for the run's tests.
+  const tests = new TestsProvider((method, params) => connection.request(method, params));
+  const testsView = vscode.window.createTreeView("faultlens.tests", { treeDataProvider: tests, showCollapseAll: true });
   const connection = new ServerConnection(log, {
     scores: (s) => {
       scores = s;
@@ -44,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
       const count = s.files.reduce((n, f) => n + f.lines.length, 0);
       view.message = count === 0 ? "No line was run by a failing test." : undefined;
       view.description = s.measure !== "" ? `by ${s.measure}` : undefined;
+      if (testsView.visible) void tests.refresh();
     },
     status: (s) => status.show(s),
     clientState: (s) => status.show(s),
@@ -67,6 +77,11 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     log,
     heatmap,
     tree,
+    tests,
+    testsView,
+    testsView.onDidChangeVisibility((e) => {
+      if (e.visible) void tests.refresh();
+    }),
     status,
     view,
     connection,
@@ -94,6 +109,8 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     heatmap: () => heatmap.snapshot(),
     heatmapEnabled: () => heatmap.isEnabled(),
     tree: () => tree.snapshot(),
+    tests: () => tests.snapshot(),
+    refreshTests: () => tests.refresh(),
     serverPath: () => connection.resolvedServerPath(),
     serverRunning: () => connection.isRunning(),
     ready,

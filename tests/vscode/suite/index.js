@@ -287,6 +287,18 @@ async function trusted(check) {
     await waitFor("a grouped tree", () => api.tree()[0] && api.tree()[0].kind === "file", 5000);
   });
 
+  await check("the Tests view lists the run's tests, the failing ones with where they are", async () => {
+    await vscode.commands.executeCommand("faultlens.tests.focus");
+    await waitFor("the Tests view's 15 tests", () => api.tests().length === 15, 15000);
+    const failing = api.tests().filter((t) => t.failed);
+    assert(failing.length === 3, `failing ${describe(failing.map((t) => t.label))}`);
+    assert(
+      failing.every((t) => t.kind === "test" && t.location && t.location.file === "faultlens.toml"),
+      describe(failing),
+    );
+    assert(failing[0].description.startsWith("failed"), describe(failing[0]));
+  });
+
   await check("Show Ranking returns the CLI's ranking", async () => {
     const ranking = await vscode.commands.executeCommand("faultlens.showRanking");
     await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
