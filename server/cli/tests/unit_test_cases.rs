@@ -146,14 +146,24 @@ fn cmocka_cases_are_chosen_through_the_runtime() {
 fn a_unity_style_runner_runs_each_test_alone() {
     let dir = fixture("bitset-unity");
     let doc = localize_json(dir.path(), &["--top", "0"]);
-    assert_eq!(doc["tests"]["total"], 8, "{:?}", names(&doc));
+    assert_eq!(doc["tests"]["total"], 12, "{:?}", names(&doc));
     let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|t| t["verdict"] == "fail")
         .collect();
-    assert_eq!(failing.len(), 2);
+    assert_eq!(failing.len(), 4);
+    // The fault makes one case divide by zero and one loop for ever: each
+    // fails alone, with the coverage it gathered.
+    assert_eq!(
+        (failing[2]["name"].as_str(), failing[2]["outcome"].as_str()),
+        (Some("bitset::test_mean_of_high_bits"), Some("crashed"))
+    );
+    assert_eq!(
+        (failing[3]["name"].as_str(), failing[3]["outcome"].as_str()),
+        (Some("bitset::test_fill_everything"), Some("timed_out"))
+    );
     assert_eq!(failing[0]["name"], "bitset::test_count_every_word");
     let reason = failing[0]["reason"].as_str().unwrap();
     assert!(
@@ -161,6 +171,7 @@ fn a_unity_style_runner_runs_each_test_alone() {
         "{reason}"
     );
     let fault = entry(&doc, "src/bitset.c", 41);
+    assert_eq!(fault["ef"], 4, "the crashed and the stopped case kept their coverage");
     assert_eq!(fault["rank"]["best"], 1);
     assert!(fault["rank"]["worst"].as_u64().unwrap() <= 5, "{fault}");
 }
