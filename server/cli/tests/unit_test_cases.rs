@@ -171,7 +171,10 @@ fn a_unity_style_runner_runs_each_test_alone() {
         "{reason}"
     );
     let fault = entry(&doc, "src/bitset.c", 41);
-    assert_eq!(fault["ef"], 4, "the crashed and the stopped case kept their coverage");
+    assert_eq!(
+        fault["ef"], 4,
+        "the crashed and the stopped case kept their coverage"
+    );
     assert_eq!(fault["rank"]["best"], 1);
     assert!(fault["rank"]["worst"].as_u64().unwrap() <= 5, "{fault}");
 }
@@ -319,4 +322,36 @@ fn a_test_that_chooses_its_cases_stays_one_row_and_says_why() {
     );
     let all = format!("{}{said}", stdout(&out));
     assert!(all.contains("All 1 tests passed"), "{all}");
+}
+
+#[test]
+fn a_tap_producer_stays_one_row_that_names_its_failed_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.13)\nproject(tap C)\nenable_testing()\n\
+         add_executable(t t.c)\nadd_test(NAME t COMMAND t)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("t.c"),
+        "#include <stdio.h>\nstatic int half(int x) { return x / 2; }\n\
+         int main(void) {\n  int bad = 0;\n  puts(\"1..3\");\n\
+           printf(\"%sok 1 - halves four\\n\", half(4) == 2 ? \"\" : (bad = 1, \"not \"));\n\
+           printf(\"%sok 2 - halves odd up\\n\", half(5) == 3 ? \"\" : (bad = 1, \"not \"));\n\
+           puts(\"ok 3 - skipped # SKIP no reason\");\n  return bad;\n}\n",
+    )
+    .unwrap();
+    let results = {
+        localize_json(root, &["--top", "0"]);
+        results(root)
+    };
+    let t = test_record(&results, "t");
+    assert_eq!(t["verdict"], "fail");
+    let reason = t["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("TAP: 1 of 2 cases failed: 2 halves odd up"),
+        "{reason}"
+    );
 }

@@ -96,6 +96,12 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
 /// `reason` followed by the last non-empty line the test printed (stderr
 /// first), when there is one.
 fn with_last_output(reason: String, run: &Execution) -> String {
+    // A TAP producer (any runner printing `ok N - name` / `not ok N - name`)
+    // names its failed cases: the one row it stays says which.
+    let tap = tap_failures(&String::from_utf8_lossy(&run.stdout));
+    if let Some(failed) = tap {
+        return format!("{reason}: {}", clip(&failed, 300));
+    }
     let said = |bytes: &[u8]| last_words(&String::from_utf8_lossy(bytes));
     match said(&run.stderr).or_else(|| said(&run.stdout)) {
         Some(line) => format!("{reason}: {}", clip(&line, 160)),
@@ -120,6 +126,35 @@ pub fn failure_location(run: &Execution) -> Option<(String, u32)> {
 static LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"([\w./-]+\.(c|h|cc|cpp|cxx)):(\d+):").expect("a valid pattern")
 });
+
+/// The failed cases of TAP output ("TAP: 2 of 9 cases failed: 3 parses
+/// empty, 7 trims"), or `None` when it has none or is not TAP. A `# TODO`
+/// case is expected to fail and a `# SKIP` one did not run.
+pub fn tap_failures(stdout: &str) -> Option<String> {
+    static RESULT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^(not )?ok\b\s*(\d+)?\s*(?:-\s*)?([^#\n]*?)\s*(#\s*(\w+).*)?$")
+            .expect("a valid pattern")
+    });
+    let (mut total, mut failed) = (0, Vec::new());
+    for m in RESULT.captures_iter(stdout) {
+        let directive = m.get(5).map(|d| d.as_str().to_ascii_uppercase());
+        if directive.as_deref().is_some_and(|d| d.starts_with("SKIP")) {
+            continue;
+        }
+        total += 1;
+        if m.get(1).is_some() && directive.as_deref() != Some("TODO") {
+            let number = m.get(2).map_or("", |n| n.as_str());
+            failed.push(format!("{number} {}", &m[3]).trim().to_string());
+        }
+    }
+    (!failed.is_empty()).then(|| {
+        format!(
+            "TAP: {} of {total} cases failed: {}",
+            failed.len(),
+            failed.join(", ")
+        )
+    })
+}
 
 /// What a test said about its failure: the last line that names a source
 /// location (a failed assertion of `assert`, Criterion, Check, CMocka…),
@@ -248,6 +283,18 @@ pub fn signal_name(sig: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tap_output_names_its_failed_cases() {
+        let tap = "TAP version 13\n1..5\nok 1 - parses numbers\nnot ok 2 - parses empty\n  ---\n  at: t.c:9\n  ...\n\
+            ok 3 # SKIP no locale\nnot ok 4 - wide chars # TODO not yet\nnot ok 5\n";
+        assert_eq!(
+            tap_failures(tap).unwrap(),
+            "TAP: 2 of 4 cases failed: 2 parses empty, 5"
+        );
+        assert_eq!(tap_failures("ok 1 - fine\n"), None);
+        assert_eq!(tap_failures("all fine\n"), None);
+    }
 
     #[test]
     fn a_failed_assertion_says_more_than_the_summary_after_it() {
