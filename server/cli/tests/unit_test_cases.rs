@@ -355,3 +355,24 @@ fn a_tap_producer_stays_one_row_that_names_its_failed_cases() {
         "{reason}"
     );
 }
+
+#[test]
+fn a_runner_that_only_runs_a_unit_test_executable_is_split_too() {
+    let dir = fixture("stack-check");
+    std::fs::write(
+        dir.path().join("faultlens.toml"),
+        "[build]\ncommand = \"cmake -S . -B b >/dev/null && cmake --build b >/dev/null\"\n\n\
+         [runner]\nlist = \"echo b/check_stack\"\nrun = \"./{name}\"\n",
+    )
+    .unwrap();
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(
+        names(&doc),
+        [
+            "b/check_stack::Core",
+            "b/check_stack::Peek",
+            "b/check_stack::Max"
+        ]
+    );
+    assert_eq!(doc["tests"]["failed"], 1);
+}

@@ -96,7 +96,13 @@ pub fn detect(executable: &Path) -> Option<Framework> {
 pub fn expand(specs: Vec<TestSpec>, steps: &Steps, notes: &mut Vec<Note>) -> Result<Vec<TestSpec>> {
     let mut frameworks: HashMap<PathBuf, Option<Framework>> = HashMap::new();
     let mut out = Vec::with_capacity(specs.len());
-    for spec in specs {
+    for mut spec in specs {
+        if let Some(argv) = plain_words(&spec.invocation) {
+            // `[runner] run = "./{name}"`: the shell would only run a program.
+            if executable_of_argv(&argv, &spec.cwd).is_some_and(|e| detect(&e).is_some()) {
+                spec.invocation = Invocation::Argv(argv);
+            }
+        }
         let Some(executable) = executable_of(&spec) else {
             out.push(spec);
             continue;
@@ -147,15 +153,37 @@ fn executable_of(spec: &TestSpec) -> Option<PathBuf> {
     let Invocation::Argv(argv) = &spec.invocation else {
         return None;
     };
+    executable_of_argv(argv, &spec.cwd)
+}
+
+fn executable_of_argv(argv: &[String], cwd: &Path) -> Option<PathBuf> {
     let first = Path::new(argv.first()?);
     let path = if first.is_absolute() {
         first.to_path_buf()
     } else if first.components().count() > 1 {
-        spec.cwd.join(first)
+        cwd.join(first)
     } else {
         return None;
     };
     path.is_file().then_some(path)
+}
+
+/// The words of a shell command line that only runs a program (no
+/// expansion, redirection, pipe or list), so running them directly does
+/// the same.
+fn plain_words(invocation: &Invocation) -> Option<Vec<String>> {
+    let Invocation::Shell(line) = invocation else {
+        return None;
+    };
+    const SPECIAL: &[char] = &[
+        '|', '&', ';', '<', '>', '(', ')', '$', '`', '*', '?', '[', ']', '{', '}', '~', '#', '=',
+        '!', '\n',
+    ];
+    // Checked on the unquoted words: a quoted `*` is refused too, which
+    // only keeps such a test whole.
+    let words = shell_words::split(line).ok()?;
+    let plain = !words.is_empty() && words.iter().all(|w| !w.contains(SPECIAL));
+    plain.then_some(words)
 }
 
 /// Why a test of `framework` keeps its one row: its command or properties
@@ -414,6 +442,16 @@ mod tests {
             .map(|c| c.filter)
             .collect();
         assert_eq!(filters, ["test_set", "test_clear"]);
+    }
+
+    #[test]
+    fn only_a_command_line_that_just_runs_a_program_is_run_directly() {
+        let words = |line: &str| plain_words(&Invocation::Shell(line.into()));
+        assert_eq!(words("./b/t 'two words'").unwrap(), ["./b/t", "two words"]);
+        for line in ["./t | tee log", "./t > out", "X=1 ./t", "./t *", "./t $HOME", "a; b", ""] {
+            assert_eq!(words(line), None, "{line}");
+        }
+        assert_eq!(plain_words(&Invocation::Argv(vec!["t".into()])), None);
     }
 
     #[test]
