@@ -376,3 +376,13 @@ fn a_runner_that_only_runs_a_unit_test_executable_is_split_too() {
     );
     assert_eq!(doc["tests"]["failed"], 1);
 }
+
+#[test]
+fn split_cases_can_name_the_tests_to_split() {
+    let dir = fixture("stack-check");
+    let config = dir.path().join("faultlens.toml");
+    std::fs::write(&config, "[run]\nsplit_cases = [\"st*\"]\n").unwrap();
+    assert_eq!(localize_json(dir.path(), &[])["tests"]["total"], 3);
+    std::fs::write(&config, "[run]\nsplit_cases = [\"other\"]\n").unwrap();
+    assert_eq!(localize_json(dir.path(), &[])["tests"]["total"], 1);
+}

@@ -94,9 +94,33 @@ pub struct RunSection {
     pub jobs: Option<usize>,
     pub output_limit: Option<usize>,
     pub compare: Option<Compare>,
-    /// Run each case of a unit-test executable (Criterion, Check) as a
-    /// test of its own (the default); `false` keeps one test per executable.
-    pub split_cases: Option<bool>,
+    /// Run each case of a unit-test executable as a test of its own: every
+    /// such test (the default), none (`false`), or those whose names match
+    /// one of the globs.
+    pub split_cases: Option<SplitCases>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "split_cases takes true, false, or a list of test-name globs such as [\"unit_*\"]"
+)]
+pub enum SplitCases {
+    All(bool),
+    Matching(Vec<String>),
+}
+
+impl SplitCases {
+    /// Whether the test named `name` is to be split (`None`: the default, all).
+    pub fn splits(setting: Option<&SplitCases>, name: &str) -> bool {
+        match setting {
+            None | Some(SplitCases::All(true)) => true,
+            Some(SplitCases::All(false)) => false,
+            Some(SplitCases::Matching(globs)) => globs
+                .iter()
+                .any(|g| glob::Pattern::new(g).is_ok_and(|p| p.matches(name))),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

@@ -93,10 +93,20 @@ pub fn detect(executable: &Path) -> Option<Framework> {
 
 /// Replaces every test that runs a unit-test executable by its cases;
 /// `notes` gets a line for each one that is not split, and why.
-pub fn expand(specs: Vec<TestSpec>, steps: &Steps, notes: &mut Vec<Note>) -> Result<Vec<TestSpec>> {
+/// Only the tests `chosen` keeps are split (`[run] split_cases`).
+pub fn expand(
+    specs: Vec<TestSpec>,
+    chosen: impl Fn(&str) -> bool,
+    steps: &Steps,
+    notes: &mut Vec<Note>,
+) -> Result<Vec<TestSpec>> {
     let mut frameworks: HashMap<PathBuf, Option<Framework>> = HashMap::new();
     let mut out = Vec::with_capacity(specs.len());
     for mut spec in specs {
+        if !chosen(&spec.name) {
+            out.push(spec);
+            continue;
+        }
         if let Some(argv) = plain_words(&spec.invocation) {
             // `[runner] run = "./{name}"`: the shell would only run a program.
             if executable_of_argv(&argv, &spec.cwd).is_some_and(|e| detect(&e).is_some()) {
@@ -448,7 +458,15 @@ mod tests {
     fn only_a_command_line_that_just_runs_a_program_is_run_directly() {
         let words = |line: &str| plain_words(&Invocation::Shell(line.into()));
         assert_eq!(words("./b/t 'two words'").unwrap(), ["./b/t", "two words"]);
-        for line in ["./t | tee log", "./t > out", "X=1 ./t", "./t *", "./t $HOME", "a; b", ""] {
+        for line in [
+            "./t | tee log",
+            "./t > out",
+            "X=1 ./t",
+            "./t *",
+            "./t $HOME",
+            "a; b",
+            "",
+        ] {
             assert_eq!(words(line), None, "{line}");
         }
         assert_eq!(plain_words(&Invocation::Argv(vec!["t".into()])), None);

@@ -15,7 +15,7 @@ use crate::error::{PipelineError, Result};
 use crate::localize::Progress;
 use crate::project::Project;
 use crate::testspec::TestSpec;
-use faultlens_workspace::config::CONFIG_FILE;
+use faultlens_workspace::config::{SplitCases, CONFIG_FILE};
 use faultlens_workspace::declared;
 use std::time::Duration;
 
@@ -41,9 +41,15 @@ pub fn discover(
         Kind::Meson => meson::discover(project, built, timeout, steps)?,
         Kind::Make => make_check::discover(project, built, timeout, steps)?,
     };
-    let tests = if project.kind != Kind::Io && project.config.run.split_cases != Some(false) {
+    let split = project.config.run.split_cases.as_ref();
+    let tests = if project.kind != Kind::Io && split != Some(&SplitCases::All(false)) {
         let mut notes = Vec::new();
-        let tests = cases::expand(tests, steps, &mut notes)?;
+        let tests = cases::expand(
+            tests,
+            |name| SplitCases::splits(split, name),
+            steps,
+            &mut notes,
+        )?;
         notes
             .into_iter()
             .for_each(|note| progress(Progress::Note(note)));
