@@ -52,7 +52,8 @@ export function buildTestTree(tests: RankingTest[]): TestTreeNode[] {
   const roots: TestTreeNode[] = [];
   const groups = new Map<string, ExecutableNode>();
   for (const t of tests) {
-    const cut = t.name.indexOf(CASE_SEPARATOR);
+    // The last separator: a CTest name may hold `::` itself (`ns::t::case`).
+    const cut = t.name.lastIndexOf(CASE_SEPARATOR);
     if (cut < 0) {
       roots.push(testNode(t, t.name));
       continue;

@@ -51,3 +51,10 @@ test("tests without cases stay at the top level", () => {
   const allPass = buildTestTree([{ name: "x::a", verdict: "pass" }])[0] as ExecutableNode;
   assert.equal(allPass.description, "1 case passed");
 });
+
+test("a name holding `::` itself is cut at its last separator", () => {
+  const tree = buildTestTree([{ name: "ns::suite::case", verdict: "pass" }]);
+  const group = tree[0] as ExecutableNode;
+  assert.equal(group.label, "ns::suite");
+  assert.equal(group.children[0].label, "case");
+});

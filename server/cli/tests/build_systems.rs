@@ -115,3 +115,75 @@ fn an_expected_failure_in_xfail_tests_passes() {
     let all = format!("{}{}", stdout(&out), stderr(&out));
     assert!(all.contains("All 5 tests passed"), "{all}");
 }
+
+#[test]
+fn a_test_that_exits_77_is_skipped_and_counts_as_passing() {
+    let dir = fixture("csv-make-check");
+    std::fs::write(
+        dir.path().join("tests/test_skip.c"),
+        "int main(void) { return 77; }\n",
+    )
+    .unwrap();
+    let makefile = dir.path().join("Makefile");
+    let text = std::fs::read_to_string(&makefile).unwrap();
+    std::fs::write(
+        &makefile,
+        text.replace("tests/test_empty\n", "tests/test_empty tests/test_skip\n"),
+    )
+    .unwrap();
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 6);
+    assert_eq!(doc["tests"]["failed"], 1);
+    let skip = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "tests/test_skip")
+        .unwrap();
+    assert_eq!(skip["verdict"], "pass", "{skip}");
+}
+
+#[test]
+fn a_makefile_whose_first_rule_is_check_is_not_run_as_its_default_goal() {
+    let dir = fixture("csv-make-check");
+    let makefile = dir.path().join("Makefile");
+    let text = std::fs::read_to_string(&makefile).unwrap();
+    // `check` first: `make` alone would run the tests, and test_fit fails.
+    let check_rule = text
+        .split("\n\n")
+        .find(|block| block.starts_with("check:"))
+        .unwrap()
+        .to_string();
+    let reordered = text
+        .replace(&format!("{check_rule}\n\n"), "")
+        .replace("all: libcsv.a", &format!("{check_rule}\n\nall: libcsv.a"));
+    assert!(reordered.find("check:") < reordered.find("all:"));
+    std::fs::write(&makefile, reordered).unwrap();
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 5);
+}
+
+#[test]
+fn changed_meson_setup_arguments_set_the_build_up_again() {
+    let dir = fixture("wrap-meson");
+    localize_json(dir.path(), &[]);
+    std::fs::write(
+        dir.path().join("faultlens.toml"),
+        "[meson]\nsetup_args = [\"-Dwarning_level=3\"]\n",
+    )
+    .unwrap();
+    assert_eq!(localize_json(dir.path(), &[])["tests"]["total"], 8);
+    let options = std::process::Command::new("meson")
+        .args(["introspect", "--buildoptions"])
+        .arg(dir.path().join(".faultlens/meson-build"))
+        .output()
+        .unwrap();
+    let options: serde_json::Value = serde_json::from_slice(&options.stdout).unwrap();
+    let level = options
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "warning_level")
+        .unwrap();
+    assert_eq!(level["value"], "3");
+}

@@ -386,3 +386,86 @@ fn split_cases_can_name_the_tests_to_split() {
     std::fs::write(&config, "[run]\nsplit_cases = [\"other\"]\n").unwrap();
     assert_eq!(localize_json(dir.path(), &[])["tests"]["total"], 1);
 }
+
+/// A CTest project of one CMocka executable whose second case is `body`.
+fn cmocka_project(body: &str, timeout: Option<u32>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.13)\nproject(c C)\nenable_testing()\n\
+         add_executable(t t.c)\ntarget_link_libraries(t PRIVATE cmocka)\nadd_test(NAME t COMMAND t)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("t.c"),
+        format!(
+            "#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n\
+             #include <stdlib.h>\n#include <cmocka.h>\n\
+             static void first(void **s) {{ (void)s; assert_int_equal(1, 1); }}\n\
+             static void second(void **s) {{ (void)s; {body} }}\n\
+             static void third(void **s) {{ (void)s; assert_int_equal(2, 2); }}\n\
+             int main(void) {{ const struct CMUnitTest t[] = {{ cmocka_unit_test(first), \
+             cmocka_unit_test(second), cmocka_unit_test(third) }}; \
+             return cmocka_run_group_tests(t, NULL, NULL); }}\n"
+        ),
+    )
+    .unwrap();
+    if let Some(seconds) = timeout {
+        std::fs::write(
+            root.join("faultlens.toml"),
+            format!("[run]\ntimeout = {seconds}\n"),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_cmocka_case_that_aborts_the_listing_keeps_the_executable_whole_and_says_so() {
+    let dir = cmocka_project("abort();", None);
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains(
+            "\"t\" runs CMocka cases but stays one test: the run that lists its cases ended"
+        ) && said.contains("aborts the process"),
+        "{said}"
+    );
+    assert!(
+        stdout(&out).contains("1 of 1 tests failed"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_cmocka_case_that_hangs_the_listing_keeps_the_executable_whole_and_says_so() {
+    let dir = cmocka_project("for (;;) {}", Some(2));
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("listing its cases did not end within the test's timeout of 2.0 s"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_unity_style_runner_whose_n_does_not_choose_keeps_one_row_and_says_why() {
+    let dir = fixture("bitset-unity");
+    let runner = dir.path().join("tests/miniunity.c");
+    let text = std::fs::read_to_string(&runner).unwrap();
+    // A runner that parses -n but runs every test anyway.
+    std::fs::write(
+        &runner,
+        text.replace("if (only && !strstr(name, only))", "if (0 && only)"),
+    )
+    .unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    let said = stderr(&out);
+    assert!(
+        said.contains("choosing the one case \"test_set_then_test\" ran ")
+            && said.contains("its runner does not select tests by name with -n as Unity does"),
+        "{said}"
+    );
+}

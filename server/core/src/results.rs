@@ -37,6 +37,10 @@ pub enum SuiteKind {
     Runner,
     Meson,
     Make,
+    /// A kind a later faultlens added: read, not refused (the kind only
+    /// names where the tests came from).
+    #[serde(other)]
+    Other,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -153,14 +157,21 @@ impl RunResults {
     }
 
     pub fn from_json(text: &str) -> Result<RunResults, String> {
+        // The version first: a newer document may not parse as this one.
+        #[derive(Deserialize)]
+        struct Versioned {
+            format_version: u32,
+        }
+        if let Ok(v) = serde_json::from_str::<Versioned>(text) {
+            if v.format_version > FORMAT_VERSION {
+                return Err(format!(
+                    "results format {} is newer than this faultlens understands ({FORMAT_VERSION}); upgrade faultlens",
+                    v.format_version
+                ));
+            }
+        }
         let results: RunResults = serde_json::from_str(text)
             .map_err(|e| format!("not a faultlens results document: {e}"))?;
-        if results.format_version > FORMAT_VERSION {
-            return Err(format!(
-                "results format {} is newer than this faultlens understands ({FORMAT_VERSION}); upgrade faultlens",
-                results.format_version
-            ));
-        }
         if results.format_version != FORMAT_VERSION {
             return Err(format!(
                 "results format {} is not one this faultlens wrote (it writes {FORMAT_VERSION})",

@@ -78,7 +78,8 @@ impl Backend {
     }
 
     /// The state, even if a panicking thread poisoned the lock (the state
-    /// stays usable: every update is a plain assignment).
+    /// stays usable: no `Session` operation leaves it half-changed, none
+    /// panics midway).
     pub fn state(&self) -> MutexGuard<'_, Session> {
         self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
     }

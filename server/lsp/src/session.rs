@@ -96,7 +96,9 @@ pub struct Publication {
 /// The session's state is private: the protocol layer reads it through
 /// these accessors and changes it only through the named operations below,
 /// so each invariant (a problem cleared by a success, a generation counter
-/// bumped with the edit it counts) is kept in one place.
+/// bumped with the edit it counts) is kept in one place. Two parts are
+/// handed out whole: the settings (plain values the client sets) and the
+/// job scheduler (which keeps its own invariants).
 impl Session {
     /// What the client said at `initialize`.
     pub fn configure(

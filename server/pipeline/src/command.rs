@@ -26,6 +26,9 @@ pub struct StepOutput {
     pub success: bool,
     /// stdout and stderr, interleaved as far as two pipes allow.
     pub output: String,
+    /// stdout alone, for steps whose answer is data (a JSON document, a
+    /// variable's value) that warnings on stderr must not garble.
+    pub stdout: String,
 }
 
 /// Runs `command` in `cwd` with extra `env`, returning its status and output.
@@ -63,7 +66,8 @@ pub fn run_step(
     if ended.cancelled {
         return Err(PipelineError::Cancelled);
     }
-    let mut output = String::from_utf8_lossy(&ended.stdout).into_owned();
+    let stdout = String::from_utf8_lossy(&ended.stdout).into_owned();
+    let mut output = stdout.clone();
     output.push_str(&String::from_utf8_lossy(&ended.stderr));
     if ended.timed_out {
         return Err(PipelineError::Build {
@@ -84,6 +88,7 @@ pub fn run_step(
     Ok(StepOutput {
         success: ended.exit_code == Some(0),
         output,
+        stdout,
     })
 }
 

@@ -16,8 +16,6 @@ impl PathMap {
         PathMap { root, shadow }
     }
 
-    /// The project-relative path (with `/`) of `path`, or `None` when it lies
-    /// outside the project (system headers) or inside faultlens's own files.
     /// A path a test printed (absolute, relative to the test's directory,
     /// or relative to the project) as the project-relative path of a file
     /// that exists in the project.
@@ -33,6 +31,8 @@ impl PathMap {
         })
     }
 
+    /// The project-relative path (with `/`) of `path`, or `None` when it lies
+    /// outside the project (system headers) or inside faultlens's own files.
     pub fn to_project_relative(&self, path: &Path) -> Option<String> {
         let path = normalize(path);
         let relative = self

@@ -39,6 +39,9 @@ pub fn judge(spec: &TestSpec, run: &Execution) -> (Outcome, Option<String>) {
         }
     });
     let expect = &spec.expect;
+    if expect.skip_exit.is_some() && run.exit_code == expect.skip_exit {
+        return (Outcome::Passed, None);
+    }
     match (failure, expect.will_fail) {
         (None, false) => (Outcome::Passed, None),
         (Some(reason), false) => (Outcome::Failed, Some(reason)),
@@ -93,8 +96,8 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
     None
 }
 
-/// `reason` followed by the last non-empty line the test printed (stderr
-/// first), when there is one.
+/// `reason` followed by what the test said of its failure: the TAP cases
+/// that failed, else its failed assertion or last line (see `last_words`).
 fn with_last_output(reason: String, run: &Execution) -> String {
     // A TAP producer (any runner printing `ok N - name` / `not ok N - name`)
     // names its failed cases: the one row it stays says which.
@@ -117,7 +120,7 @@ pub fn failure_location(run: &Execution) -> Option<(String, u32)> {
         LOCATION
             .captures_iter(&text)
             .last()
-            .and_then(|m| Some((m[1].to_string(), m[3].parse().ok()?)))
+            .and_then(|m| Some((m[1].to_string(), m[3].parse().ok().filter(|l| *l > 0)?)))
     };
     last(&run.stderr).or_else(|| last(&run.stdout))
 }
@@ -132,7 +135,9 @@ static LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
 /// case is expected to fail and a `# SKIP` one did not run.
 pub fn tap_failures(stdout: &str) -> Option<String> {
     static RESULT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?m)^(not )?ok\b\s*(\d+)?\s*(?:-\s*)?([^#\n]*?)\s*(#\s*(\w+).*)?$")
+        // The test number is optional in TAP, but without it a program's
+        // own "not ok" would read as TAP.
+        regex::Regex::new(r"(?m)^(not )?ok\s+(\d+)\s*(?:-\s*)?([^#\n]*?)\s*(#\s*(\w+).*)?$")
             .expect("a valid pattern")
     });
     let (mut total, mut failed) = (0, Vec::new());
@@ -285,6 +290,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_failure_location_is_the_last_one_printed_and_never_line_0() {
+        let run = |stderr: &str| Execution {
+            stderr: stderr.as_bytes().to_vec(),
+            ..Execution::default()
+        };
+        assert_eq!(
+            failure_location(&run("a.c:3: x\n[----] tests/t.c:98: Assertion Failed\n")),
+            Some(("tests/t.c".into(), 98))
+        );
+        assert_eq!(failure_location(&run("t.c:0: odd\n")), None);
+        assert_eq!(failure_location(&run("nothing here\n")), None);
+    }
+
+    #[test]
     fn tap_output_names_its_failed_cases() {
         let tap = "TAP version 13\n1..5\nok 1 - parses numbers\nnot ok 2 - parses empty\n  ---\n  at: t.c:9\n  ...\n\
             ok 3 # SKIP no locale\nnot ok 4 - wide chars # TODO not yet\nnot ok 5\n";
@@ -293,6 +312,8 @@ mod tests {
             "TAP: 2 of 4 cases failed: 2 parses empty, 5"
         );
         assert_eq!(tap_failures("ok 1 - fine\n"), None);
+        // Without a test number it is a program's own words, not TAP.
+        assert_eq!(tap_failures("not ok - the values differ\n"), None);
         assert_eq!(tap_failures("all fine\n"), None);
     }
 

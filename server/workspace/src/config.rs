@@ -246,17 +246,23 @@ impl Config {
                 "[run] jobs must be at least 1 (leave it out to use every core)".into(),
             ));
         }
+        let split_globs: &[String] = match &self.run.split_cases {
+            Some(SplitCases::Matching(globs)) => globs,
+            _ => &[],
+        };
         let globs = self
             .project
             .test_code
             .iter()
             .flatten()
-            .chain(&self.project.exclude);
-        for g in globs {
+            .chain(&self.project.exclude)
+            .map(|g| ("[project]", g))
+            .chain(split_globs.iter().map(|g| ("[run] split_cases", g)));
+        for (section, g) in globs {
             if let Err(e) = glob::Pattern::new(g) {
                 return Err(fail(
                     &format!("\"{g}\""),
-                    format!("[project] {g:?} is not a valid glob: {e}"),
+                    format!("{section} {g:?} is not a valid glob: {e}"),
                 ));
             }
         }
@@ -443,6 +449,29 @@ mod tests {
 
     fn parse(text: &str) -> Result<Config> {
         Config::parse(text, Path::new("faultlens.toml"))
+    }
+
+    #[test]
+    fn split_cases_takes_a_switch_or_valid_globs() {
+        let c = parse("[run]\nsplit_cases = [\"unit_*\"]\n").unwrap();
+        assert!(SplitCases::splits(c.run.split_cases.as_ref(), "unit_a"));
+        assert!(!SplitCases::splits(c.run.split_cases.as_ref(), "other"));
+        let off = parse("[run]\nsplit_cases = false\n").unwrap();
+        assert!(!SplitCases::splits(off.run.split_cases.as_ref(), "unit_a"));
+        assert!(SplitCases::splits(None, "anything"));
+        let bad = parse("[run]\nsplit_cases = [\"[unclosed\"]\n").unwrap_err();
+        assert!(
+            bad.to_string()
+                .contains("line 2: [run] split_cases \"[unclosed\" is not a valid glob"),
+            "{bad}"
+        );
+        let wrong = parse("[run]\nsplit_cases = 3\n").unwrap_err();
+        assert!(
+            wrong
+                .to_string()
+                .contains("split_cases takes true, false, or a list"),
+            "{wrong}"
+        );
     }
 
     #[test]

@@ -18,7 +18,8 @@ pub fn is_ctest_project(root: &Path) -> bool {
     })
 }
 
-/// A `meson.build` at the root that declares tests.
+/// A `meson.build` at the root that declares tests or includes the
+/// directories that may (`meson introspect` then says which there are).
 pub fn is_meson_project(root: &Path) -> bool {
     crate::files::read_in_project(
         root,
@@ -31,19 +32,41 @@ pub fn is_meson_project(root: &Path) -> bool {
     })
 }
 
-/// A `Makefile` at the root with a `check` target and a `TESTS` list.
-pub fn is_make_check_project(root: &Path) -> bool {
-    ["GNUmakefile", "makefile", "Makefile"].iter().any(|name| {
-        crate::files::read_in_project(
-            root,
-            Path::new(name),
-            faultlens_confine::limits::BUILD_DESCRIPTION,
-        )
-        .is_ok_and(|bytes| {
-            let text = String::from_utf8_lossy(&bytes);
-            let defines = |what: &str| text.lines().any(|l| l.trim_start().starts_with(what));
-            defines("check:") && defines("TESTS")
+/// The Makefile GNU make reads in `root` (the first of `GNUmakefile`,
+/// `makefile`, `Makefile` that exists), with its name and text.
+pub fn makefile(root: &Path) -> Option<(&'static str, String)> {
+    ["GNUmakefile", "makefile", "Makefile"]
+        .into_iter()
+        .find_map(|name| {
+            if !root.join(name).exists() {
+                return None;
+            }
+            let bytes = crate::files::read_in_project(
+                root,
+                Path::new(name),
+                faultlens_confine::limits::BUILD_DESCRIPTION,
+            )
+            .ok()?;
+            Some((name, String::from_utf8_lossy(&bytes).into_owned()))
         })
+}
+
+/// Whether a Makefile line assigns `TESTS` (`=`, `:=`, `+=`, `?=`).
+pub fn assigns_tests(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("TESTS")
+        .map(str::trim_start)
+        .is_some_and(|rest| {
+            ["=", ":=", "::=", "+=", "?="]
+                .iter()
+                .any(|op| rest.starts_with(op))
+        })
+}
+
+/// A Makefile at the root with a `check` target and a `TESTS` list.
+pub fn is_make_check_project(root: &Path) -> bool {
+    makefile(root).is_some_and(|(_, text)| {
+        text.lines().any(|l| l.starts_with("check:")) && text.lines().any(assigns_tests)
     })
 }
 

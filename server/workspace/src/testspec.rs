@@ -39,6 +39,11 @@ pub struct Expectation {
     pub pass_regex: Vec<Regex>,
     /// CTest `FAIL_REGULAR_EXPRESSION`: output matching one fails.
     pub fail_regex: Vec<Regex>,
+    /// The exit status with which a test says it skipped itself (77 for
+    /// automake and Meson, CTest's `SKIP_RETURN_CODE`). It counts as
+    /// passing: faultlens has no "skipped" verdict, and such a run covers
+    /// little.
+    pub skip_exit: Option<i32>,
 }
 
 impl Invocation {

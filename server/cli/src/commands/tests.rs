@@ -1,5 +1,6 @@
 //! `faultlens tests`: the tests faultlens discovers. Input/output tests are
-//! listed from the configuration; CTest and runner suites need a build first.
+//! listed from the configuration; other suites need a build first, and a
+//! Check or CMocka executable is run once to name its cases.
 
 use super::root_or_cwd;
 use crate::output::outln;

@@ -1,8 +1,8 @@
 //! `make check` projects (automake's convention, in a generated or a plain
 //! Makefile): the user's Makefile runs in the shadow copy with the coverage
-//! environment; `make` builds the project, then the test programs
-//! (`check_PROGRAMS`, else `TESTS`) are built as targets of their own, so
-//! nothing runs a test but faultlens.
+//! environment; `make` builds the project (its default goal, unless that is
+//! `check`), then the test programs (`check_PROGRAMS`, else `TESTS`) are
+//! built as targets of their own, so nothing runs a test but faultlens.
 
 use super::{failed, Built};
 use crate::command::{run_step, Steps};
@@ -35,7 +35,12 @@ pub fn build(
         };
         Err(failed(&what, &step.output, &shadow, &paths))
     };
-    make(&[])?;
+    // A Makefile whose first rule is `check` would run the tests as its
+    // default goal: then only the test programs are built.
+    let default_goal = variable(project, &shadow, ".DEFAULT_GOAL", &env, steps)?;
+    if default_goal.first().is_none_or(|goal| goal != "check") {
+        make(&[])?;
+    }
     let mut programs = variable(project, &shadow, "check_PROGRAMS", &env, steps)?;
     if programs.is_empty() {
         programs = variable(project, &shadow, "TESTS", &env, steps)?;
@@ -61,8 +66,10 @@ fn make_command(project: &Project) -> Command {
     cmd
 }
 
-/// The words of a Makefile variable, as make expands it (GNU make's
-/// `--eval` adds a rule that prints it).
+/// The words of a Makefile variable, as make expands it: GNU make's
+/// `--eval` adds a rule whose `$(info)` prints it behind a marker, so
+/// nothing the Makefile itself prints (and no quote in the value) is taken
+/// for it.
 pub fn variable(
     project: &Project,
     dir: &Path,
@@ -70,17 +77,21 @@ pub fn variable(
     env: &[(String, String)],
     steps: &Steps,
 ) -> Result<Vec<String>> {
-    const TARGET: &str = "faultlens-print-variable";
+    // `--eval` is read before the Makefile, and a target starting with a
+    // dot never becomes the default goal (which is asked for too).
+    const TARGET: &str = ".faultlens-print-variable";
+    const MARK: &str = "faultlens-variable-value:";
     let mut cmd = make_command(project);
     cmd.args(["-s", "--no-print-directory", "--eval"])
-        .arg(format!("{TARGET}: ; @printf '%s\\n' '$({name})'"))
+        .arg(format!("{TARGET}: ; $(info {MARK}$({name}))"))
         .arg(TARGET);
     let step = run_step(cmd, dir, env, steps)?;
-    if !step.success {
-        return Err(PipelineError::Discovery(format!(
-            "asking make for {name} failed (faultlens needs GNU make 4 or later):\n{}",
+    let value = step.stdout.lines().find_map(|line| line.strip_prefix(MARK));
+    match value {
+        Some(value) if step.success => Ok(value.split_whitespace().map(String::from).collect()),
+        _ => Err(PipelineError::Discovery(format!(
+            "asking make for {name} failed (faultlens reads it with GNU make's --eval, make 3.82 or later):\n{}",
             step.output.trim_end()
-        )));
+        ))),
     }
-    Ok(step.output.split_whitespace().map(String::from).collect())
 }

@@ -1,7 +1,8 @@
 //! Meson projects: a coverage build in `.faultlens/meson-build`
 //! (`-Db_coverage=true`, unoptimised, faultlens's runtime linked in), set up
-//! once and compiled incrementally (Meson reconfigures itself when a
-//! `meson.build` changes). The user's own build directories are never
+//! again only when its setup changes (the compiler, the runtime, `[meson]
+//! setup_args`) and compiled incrementally (Meson reconfigures itself when
+//! a `meson.build` changes). The user's own build directories are never
 //! touched.
 
 use super::{failed, Built};
@@ -41,18 +42,25 @@ pub fn build(
     let paths = PathMap::new(root.clone(), None);
     // Meson reads the compiler from CC when it sets up, and only then.
     let compiler: Vec<(String, String)> = env.iter().filter(|(k, _)| k == "CC").cloned().collect();
-    if !dir.join("meson-private").is_dir() {
-        let section = project.config.meson.clone().unwrap_or_default();
+    let section = project.config.meson.clone().unwrap_or_default();
+    // debug: -O0 -g. The runtime calls __gcov_dump, so even the compiler's
+    // sanity check links with --coverage.
+    let mut options: Vec<String> = vec![
+        "-Db_coverage=true".into(),
+        "-Dbuildtype=debug".into(),
+        format!("-Dc_link_args=--coverage {}", runtime.display()),
+    ];
+    options.extend(section.setup_args);
+    let setup_record = dir.join("faultlens-setup");
+    let wanted = format!("{compiler:?}\n{}\n", options.join("\n"));
+    let configured = dir.join("meson-private").is_dir();
+    if !configured || std::fs::read_to_string(&setup_record).ok().as_deref() != Some(&wanted) {
         let mut setup = Command::new("meson");
-        setup
-            .arg("setup")
-            .arg(&dir)
-            .arg(root)
-            // debug: -O0 -g. The runtime calls __gcov_dump, so even the
-            // compiler's sanity check links with --coverage.
-            .args(["-Db_coverage=true", "-Dbuildtype=debug"])
-            .arg(format!("-Dc_link_args=--coverage {}", runtime.display()))
-            .args(&section.setup_args);
+        setup.arg("setup");
+        if configured {
+            setup.arg("--wipe");
+        }
+        setup.arg(&dir).arg(root).args(&options);
         let step = run_step(setup, root, &compiler, steps)?;
         if !step.success {
             // A half-made directory would be taken for a configured one.
@@ -64,6 +72,8 @@ pub fn build(
                 &paths,
             ));
         }
+        std::fs::write(&setup_record, &wanted)
+            .map_err(|e| PipelineError::io(format!("writing {}", setup_record.display()), e))?;
     }
     let mut compile = Command::new("meson");
     compile

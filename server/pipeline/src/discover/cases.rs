@@ -17,8 +17,9 @@
 //! note says why.
 
 use super::Note;
-use crate::command::{run_step, Steps};
-use crate::error::Result;
+use crate::command::Steps;
+use crate::error::{PipelineError, Result};
+use crate::process::{self, Job};
 use crate::testspec::{Invocation, TestSpec};
 use regex::bytes::RegexSet;
 use regex::Regex;
@@ -92,15 +93,23 @@ pub fn detect(executable: &Path) -> Option<Framework> {
 }
 
 /// Replaces every test that runs a unit-test executable by its cases;
-/// `notes` gets a line for each one that is not split, and why.
-/// Only the tests `chosen` keeps are split (`[run] split_cases`).
+/// only the tests `chosen` keeps are split (`[run] split_cases`), and
+/// `notes` gets a line for each one that stays whole, and why. Listing
+/// runs write their coverage counters under `scratch` (in `.faultlens/`),
+/// never beside the objects of an executable built elsewhere.
 pub fn expand(
     specs: Vec<TestSpec>,
     chosen: impl Fn(&str) -> bool,
     steps: &Steps,
+    scratch: &Path,
     notes: &mut Vec<Note>,
 ) -> Result<Vec<TestSpec>> {
     let mut frameworks: HashMap<PathBuf, Option<Framework>> = HashMap::new();
+    let mut framework_of = |path: &Path| {
+        *frameworks
+            .entry(path.to_path_buf())
+            .or_insert_with(|| detect(path))
+    };
     let mut out = Vec::with_capacity(specs.len());
     for mut spec in specs {
         if !chosen(&spec.name) {
@@ -109,42 +118,26 @@ pub fn expand(
         }
         if let Some(argv) = plain_words(&spec.invocation) {
             // `[runner] run = "./{name}"`: the shell would only run a program.
-            if executable_of_argv(&argv, &spec.cwd).is_some_and(|e| detect(&e).is_some()) {
+            if executable_of_argv(&argv, &spec.cwd).is_some_and(|e| framework_of(&e).is_some()) {
                 spec.invocation = Invocation::Argv(argv);
             }
         }
-        let Some(executable) = executable_of(&spec) else {
+        let Some(framework) = executable_of(&spec).and_then(|e| framework_of(&e)) else {
             out.push(spec);
             continue;
         };
-        let framework = *frameworks
-            .entry(executable.clone())
-            .or_insert_with(|| detect(&executable));
-        let Some(framework) = framework else {
-            out.push(spec);
-            continue;
+        let cases = match why_not_split(&spec, framework) {
+            Some(why) => Err(why),
+            None => list_cases(&spec, framework, steps, scratch)?.and_then(|cases| {
+                if cases.is_empty() {
+                    Err("listing its cases found none".to_string())
+                } else {
+                    Ok(cases)
+                }
+            }),
         };
-        if let Some(why) = why_not_split(&spec, framework) {
-            notes.push(Note::NotSplit {
-                test: spec.name.clone(),
-                framework: framework.name(),
-                why,
-            });
-            out.push(spec);
-            continue;
-        }
-        match list_cases(&spec, framework, steps)? {
-            Ok(cases) if !cases.is_empty() => {
-                out.extend(cases.iter().map(|case| case_spec(&spec, framework, case)));
-            }
-            Ok(_) => {
-                notes.push(Note::NotSplit {
-                    test: spec.name.clone(),
-                    framework: framework.name(),
-                    why: "listing its cases found none".into(),
-                });
-                out.push(spec);
-            }
+        match cases {
+            Ok(cases) => out.extend(cases.iter().map(|case| case_spec(&spec, framework, case))),
             Err(why) => {
                 notes.push(Note::NotSplit {
                     test: spec.name.clone(),
@@ -211,7 +204,7 @@ fn why_not_split(spec: &TestSpec, framework: Framework) -> Option<String> {
     let e = &spec.expect;
     if e.will_fail || !e.pass_regex.is_empty() || !e.fail_regex.is_empty() {
         return Some(
-            "its CTest properties (WILL_FAIL or a regular expression) judge the whole executable's output"
+            "it is expected to fail (WILL_FAIL, should_fail, XFAIL_TESTS) or a regular expression judges the whole executable's output"
                 .into(),
         );
     }
@@ -233,86 +226,252 @@ pub struct Case {
     pub filter: String,
 }
 
-/// The executable's cases: `Ok(Err(why))` when they cannot be listed.
+/// The executable's cases: `Ok(Err(why))` when they cannot be listed, or
+/// when one of them cannot be run alone.
 fn list_cases(
     spec: &TestSpec,
     framework: Framework,
     steps: &Steps,
+    scratch: &Path,
 ) -> Result<std::result::Result<Vec<Case>, String>> {
     let Invocation::Argv(argv) = &spec.invocation else {
         return Ok(Err("it runs through a shell".into()));
     };
-    let mut command = Command::new(&argv[0]);
     let mut env = spec.env.clone();
-    match framework {
-        Framework::Criterion => {
-            command.arg("--list");
-        }
-        Framework::Unity => {
-            command.arg("-l");
-        }
+    env.push(("GCOV_PREFIX".into(), scratch.to_string_lossy().into_owned()));
+    let run = |args: &[&str], extra: &[(&str, &str)]| {
+        let mut command = Command::new(&argv[0]);
+        command.args(args);
+        let mut env = env.clone();
+        env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        listing_run(command, spec, &env, steps)
+    };
+    let listed = match framework {
+        Framework::Criterion => run(&["--list"], &[])?,
+        Framework::Unity => run(&["-l"], &[])?,
+        // Check has no listing: one run names every test case in its log
+        // ("-": standard output), whatever the program's print mode.
+        Framework::Check => run(&[], &[("CK_LOG_FILE_NAME", "-")])?,
+        // Nor has CMocka: one run in its standard output format names them.
+        Framework::Cmocka => run(&[], &[("CMOCKA_MESSAGE_OUTPUT", "stdout")])?,
         Framework::UnityWithoutOptions => {
             return Ok(Err("its Unity runner was built without command-line options, so one case cannot run alone (define UNITY_USE_COMMAND_LINE_ARGS and generate the runner with cmdline_args)".into()));
         }
-        // Check has no listing: one run names every test case in its log
-        // ("-": standard output), whatever the program's print mode.
-        Framework::Check => env.push(("CK_LOG_FILE_NAME".into(), "-".into())),
-        // Nor has CMocka: one run in its standard output format names them.
-        Framework::Cmocka => env.push(("CMOCKA_MESSAGE_OUTPUT".into(), "stdout".into())),
-    }
-    let listed = run_step(command, &spec.cwd, &env, steps)?;
+    };
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(why) => return Ok(Err(why)),
+    };
     let cases = match framework {
         Framework::Criterion | Framework::Unity if !listed.success => {
+            let option = if framework == Framework::Unity {
+                "-l"
+            } else {
+                "--list"
+            };
             return Ok(Err(format!(
-                "listing its cases with `{} {}` failed: {}",
+                "listing its cases with `{} {option}` failed: {}",
                 argv[0],
-                if framework == Framework::Unity {
-                    "-l"
-                } else {
-                    "--list"
-                },
                 last_line(&listed.output)
-            )))
-        }
-        Framework::Unity => unity_cases(&listed.output),
-        Framework::UnityWithoutOptions => Vec::new(),
-        Framework::Criterion => criterion_cases(&listed.output),
-        Framework::Check => check_cases(&listed.output),
-        Framework::Cmocka => cmocka_cases(&listed.output),
-    };
-    if framework == Framework::Unity {
-        // Unity's `-n` runs every test whose name contains the given one.
-        let overlapping = cases.iter().find_map(|a| {
-            cases
-                .iter()
-                .find(|b| a != *b && b.filter.contains(&a.filter))
-                .map(|b| (a, b))
-        });
-        if let Some((a, b)) = overlapping {
-            return Ok(Err(format!(
-                "Unity's -n {:?} would also run {:?} (it selects by part of a name)",
-                a.filter, b.filter
             )));
         }
+        Framework::Criterion => criterion_cases(&listed.output),
+        Framework::Unity => unity_cases(&listed.output),
+        Framework::Check => check_cases(&listed.output),
+        Framework::Cmocka => cmocka_cases(&listed.output),
+        Framework::UnityWithoutOptions => Vec::new(),
+    };
+    // A listing that is a whole run must have reached its end: cases after
+    // a crash would be lost without a word.
+    let whole_run = match framework {
+        Framework::Check => check_ran_all(&listed.output),
+        Framework::Cmocka => cmocka_ran_all(&listed.output),
+        _ => Ok(()),
+    };
+    if let Err(why) = whole_run {
+        return Ok(Err(format!("the run that lists its cases {why}")));
     }
-    if framework == Framework::Cmocka {
-        if let Some(first) = cases.first() {
-            env.push(("FAULTLENS_CMOCKA_TEST".into(), first.filter.clone()));
-            let one = run_step(Command::new(&argv[0]), &spec.cwd, &env, steps)?;
-            let ran = cmocka_cases(&one.output).len();
-            if ran != 1 {
-                return Ok(Err(format!(
-                    "choosing the one case {:?} ran {ran} cases: the executable was not linked with faultlens's runtime (which calls cmocka_set_test_filter), or its CMocka is older than 1.1",
-                    first.filter
-                )));
-            }
+    if framework == Framework::Unity {
+        if let Some(why) = unity_names_overlap(&cases) {
+            return Ok(Err(why));
+        }
+    }
+    // Choosing one case must run exactly that case: checked on the first.
+    let chosen = match (framework, cases.first()) {
+        (Framework::Cmocka, Some(first)) => Some((
+            run(&[], &[("CMOCKA_MESSAGE_OUTPUT", "stdout"), ("FAULTLENS_CMOCKA_TEST", &first.filter)])?,
+            first,
+            "the executable was not linked with faultlens's runtime (which calls cmocka_set_test_filter), or its CMocka is older than 1.1",
+        )),
+        (Framework::Unity, Some(first)) => Some((
+            run(&["-n", &first.filter], &[])?,
+            first,
+            "its runner does not select tests by name with -n as Unity does",
+        )),
+        _ => None,
+    };
+    if let Some((one, first, why)) = chosen {
+        let ran = match one {
+            Ok(one) if framework == Framework::Cmocka => cmocka_cases(&one.output).len(),
+            Ok(one) => unity_results(&one.output),
+            Err(_) => 0,
+        };
+        if ran != 1 {
+            return Ok(Err(format!(
+                "choosing the one case {:?} ran {ran} cases: {why}",
+                first.filter
+            )));
         }
     }
     Ok(Ok(cases))
 }
 
+/// Check's summary (`NN%: Checks: N, Failures: F, Errors: E`) counts as
+/// many tests as its log named.
+fn check_ran_all(output: &str) -> std::result::Result<(), String> {
+    static SUMMARY: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?m)^\d+%: Checks: (\d+),").expect("a valid pattern"));
+    static RESULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[^:\n]+:\d+:[PFE]:[^:\n]+:[^:\n]+:\d+: ").expect("a valid pattern")
+    });
+    let Some(total) = SUMMARY
+        .captures(output)
+        .and_then(|m| m[1].parse::<usize>().ok())
+    else {
+        return Err("ended before Check printed its summary".into());
+    };
+    // The log repeats the failures after the summary: count the lines
+    // before it.
+    let before = SUMMARY
+        .find(output)
+        .map_or(output, |m| &output[..m.start()]);
+    let logged = RESULT.find_iter(before).count();
+    if logged < total {
+        return Err(format!("logged {logged} of the {total} tests Check ran"));
+    }
+    Ok(())
+}
+
+/// CMocka's closing line (`[==========] N test(s) run.`) after as many
+/// starts as it announced.
+fn cmocka_ran_all(output: &str) -> std::result::Result<(), String> {
+    static RUNNING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\[==========\] Running (\d+) test\(s\)\.").expect("a valid pattern")
+    });
+    static RAN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\[==========\] (\d+) test\(s\) run\.").expect("a valid pattern")
+    });
+    let sum = |re: &Regex| -> usize {
+        re.captures_iter(output)
+            .filter_map(|m| m[1].parse::<usize>().ok())
+            .sum()
+    };
+    if !RAN.is_match(output) {
+        return Err(
+            "ended before CMocka printed its closing line (a case that aborts the process takes the rest with it)"
+                .into(),
+        );
+    }
+    let (announced, ran) = (sum(&RUNNING), sum(&RAN));
+    let started = output
+        .lines()
+        .filter(|l| l.starts_with("[ RUN      ] "))
+        .count();
+    if ran < announced || started < announced {
+        return Err(format!(
+            "ended after {started} of the {announced} tests CMocka announced (a case that aborts the process takes the rest with it)"
+        ));
+    }
+    Ok(())
+}
+
+/// Unity's `-n` runs every test whose name contains the given one.
+fn unity_names_overlap(cases: &[Case]) -> Option<String> {
+    cases.iter().find_map(|a| {
+        cases
+            .iter()
+            .find(|b| a != *b && b.filter.contains(&a.filter))
+            .map(|b| {
+                format!(
+                    "Unity's -n {:?} would also run {:?} (it selects by part of a name)",
+                    a.filter, b.filter
+                )
+            })
+    })
+}
+
+/// How many tests a Unity run reported (`FILE:LINE:TEST:PASS|FAIL|IGNORE`).
+fn unity_results(output: &str) -> usize {
+    static RESULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[^:\n]+:\d+:[^:\n]+:(PASS|FAIL|IGNORE)").expect("a valid pattern")
+    });
+    RESULT.find_iter(output).count()
+}
+
+/// What a listing printed, and whether it exited 0.
+struct Listed {
+    output: String,
+    success: bool,
+}
+
+/// Output kept of a listing, per stream.
+const LISTING_OUTPUT_LIMIT: usize = 8 << 20;
+
+/// Runs a listing (for Check and CMocka, the whole executable once) under
+/// the test's own timeout: a case that hangs makes the listing time out
+/// as the test itself would, and the test then stays whole.
+fn listing_run(
+    mut command: Command,
+    spec: &TestSpec,
+    env: &[(String, String)],
+    steps: &Steps,
+) -> Result<std::result::Result<Listed, String>> {
+    command.current_dir(&spec.cwd).env("LC_ALL", "C");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let ended = process::run(Job {
+        command,
+        stdin: Vec::new(),
+        output_limit: LISTING_OUTPUT_LIMIT,
+        timeout: spec.timeout,
+        cancel: steps.cancel,
+        scope: steps.scope,
+    });
+    if ended.cancelled {
+        return Err(PipelineError::Cancelled);
+    }
+    if let Some(why) = ended.spawn_error {
+        return Ok(Err(format!("listing its cases could not start it: {why}")));
+    }
+    if ended.timed_out {
+        return Ok(Err(format!(
+            "listing its cases did not end within the test's timeout of {:.1} s",
+            spec.timeout.as_secs_f64()
+        )));
+    }
+    let mut output = String::from_utf8_lossy(&ended.stdout).into_owned();
+    output.push_str(&String::from_utf8_lossy(&ended.stderr));
+    Ok(Ok(Listed {
+        output,
+        success: ended.exit_code == Some(0),
+    }))
+}
+
 fn last_line(text: &str) -> &str {
     text.trim_end().lines().last().unwrap_or("(no output)")
+}
+
+/// Cases named by `names`, each once, in the order first named (two rows
+/// of one name would make the results file invalid).
+fn distinct(names: impl Iterator<Item = String>) -> Vec<Case> {
+    let mut cases: Vec<Case> = Vec::new();
+    for filter in names {
+        if !filter.is_empty() && !cases.iter().any(|c| c.filter == filter) {
+            cases.push(Case { filter });
+        }
+    }
+    cases
 }
 
 /// Criterion's `--list`: `suite: N tests` lines, then the tests drawn as a
@@ -321,22 +480,16 @@ pub fn criterion_cases(listing: &str) -> Vec<Case> {
     static SUITE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^(\S+): \d+ tests?$").expect("a valid pattern"));
     let mut suite = None;
-    let mut cases = Vec::new();
-    for line in listing.lines() {
+    distinct(listing.lines().filter_map(|line| {
         if let Some(m) = SUITE.captures(line) {
             suite = Some(m[1].to_string());
-        } else if let (Some(suite), Some(name)) = (
-            &suite,
-            ["├── ", "└── ", "|-- ", "`-- "]
-                .iter()
-                .find_map(|branch| line.strip_prefix(branch)),
-        ) {
-            cases.push(Case {
-                filter: format!("{suite}/{}", name.trim()),
-            });
+            return None;
         }
-    }
-    cases
+        let name = ["├── ", "└── ", "|-- ", "`-- "]
+            .iter()
+            .find_map(|branch| line.strip_prefix(branch))?;
+        Some(format!("{}/{}", suite.as_ref()?, name.trim()))
+    }))
 }
 
 /// Check's log, one line per test:
@@ -346,42 +499,28 @@ pub fn check_cases(output: &str) -> Vec<Case> {
     static RESULT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^[^:\n]+:\d+:[PFE]:([^:\n]+):[^:\n]+:\d+: ").expect("a valid pattern")
     });
-    let mut cases: Vec<Case> = Vec::new();
-    for m in RESULT.captures_iter(output) {
-        let filter = m[1].to_string();
-        if !cases.iter().any(|c| c.filter == filter) {
-            cases.push(Case { filter });
-        }
-    }
-    cases
+    distinct(RESULT.captures_iter(output).map(|m| m[1].to_string()))
 }
 
 /// A Unity runner's `-l`: the test file's name and a dot, then each test
 /// indented by two spaces.
 pub fn unity_cases(listing: &str) -> Vec<Case> {
-    listing
-        .lines()
-        .filter_map(|line| line.strip_prefix("  "))
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(|name| Case {
-            filter: name.to_string(),
-        })
-        .collect()
+    distinct(
+        listing
+            .lines()
+            .filter_map(|line| line.strip_prefix("  "))
+            .map(|name| name.trim().to_string()),
+    )
 }
 
 /// CMocka's standard output: `[ RUN      ] name` as each test starts.
 pub fn cmocka_cases(output: &str) -> Vec<Case> {
-    let mut cases: Vec<Case> = Vec::new();
-    for line in output.lines() {
-        if let Some(name) = line.strip_prefix("[ RUN      ] ") {
-            let filter = name.trim().to_string();
-            if !cases.iter().any(|c| c.filter == filter) {
-                cases.push(Case { filter });
-            }
-        }
-    }
-    cases
+    distinct(
+        output
+            .lines()
+            .filter_map(|line| line.strip_prefix("[ RUN      ] "))
+            .map(|name| name.trim().to_string()),
+    )
 }
 
 /// The test that runs one case of `spec`'s executable.
@@ -443,6 +582,34 @@ mod tests {
             [  FAILED  ] overflow\n[==========] 2 test(s) run.\n";
         let filters: Vec<String> = cmocka_cases(output).into_iter().map(|c| c.filter).collect();
         assert_eq!(filters, ["push_pop", "overflow"]);
+    }
+
+    #[test]
+    fn a_name_listed_twice_is_one_case() {
+        let filters: Vec<String> = unity_cases("t.\n  test_a\n  test_b\n  test_a\n")
+            .into_iter()
+            .map(|c| c.filter)
+            .collect();
+        assert_eq!(filters, ["test_a", "test_b"]);
+    }
+
+    #[test]
+    fn a_whole_run_that_ended_early_is_not_a_listing() {
+        let cmocka =
+            "[==========] Running 3 test(s).\n[ RUN      ] a\n[       OK ] a\n[ RUN      ] b\n";
+        assert!(cmocka_ran_all(cmocka).is_err());
+        let whole = format!(
+            "{cmocka}[       OK ] b\n[ RUN      ] c\n[       OK ] c\n[==========] 3 test(s) run.\n"
+        );
+        assert_eq!(cmocka_ran_all(&whole), Ok(()));
+        assert!(check_ran_all("Running suite(s): S\nt.c:1:P:Core:a:0: Passed\n").is_err());
+        let check = "Running suite(s): S\nt.c:1:P:Core:a:0: Passed\nt.c:2:F:Core:b:0: no\n\
+            50%: Checks: 2, Failures: 1, Errors: 0\nt.c:2:F:Core:b:0: no\n";
+        assert_eq!(check_ran_all(check), Ok(()));
+        let short = check.replace("Checks: 2", "Checks: 3");
+        assert!(check_ran_all(&short)
+            .unwrap_err()
+            .contains("logged 2 of the 3"));
     }
 
     #[test]

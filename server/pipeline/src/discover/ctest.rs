@@ -183,6 +183,9 @@ fn lower(
             will_fail: prop("WILL_FAIL").and_then(|v| v.as_bool()).unwrap_or(false),
             pass_regex,
             fail_regex: regexes("FAIL_REGULAR_EXPRESSION")?,
+            skip_exit: prop("SKIP_RETURN_CODE")
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()))
+                .and_then(|c| i32::try_from(c).ok()),
         },
         timeout: own_timeout.unwrap_or(timeout),
         location,

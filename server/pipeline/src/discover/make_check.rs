@@ -1,6 +1,8 @@
 //! `make check` discovery: the Makefile's `TESTS`, each run by faultlens
-//! from the build directory as automake's harness runs it (exit status 0
-//! passes; a test in `XFAIL_TESTS` passes by failing).
+//! from the build directory with automake's exit-status protocol (0
+//! passes, 77 skipped, anything else fails; a test in `XFAIL_TESTS` passes
+//! by failing). `LOG_COMPILER` and `TESTS_ENVIRONMENT` are not used: each
+//! entry must be a program or an executable script.
 
 use crate::build::{make_check, Built};
 use crate::command::Steps;
@@ -36,6 +38,7 @@ pub fn discover(
                 expect: Expectation {
                     exit: Some(0),
                     will_fail: expected_failures.contains(&test),
+                    skip_exit: Some(77),
                     ..Expectation::default()
                 },
                 name: test,
@@ -50,26 +53,15 @@ pub fn discover(
         .collect()
 }
 
-/// The line of the Makefile that defines `TESTS`.
+/// The line of the root Makefile that assigns `TESTS` (none when
+/// `[make] args` names another file with `-f`).
 fn tests_defined_at(project: &Project) -> Option<Location> {
-    ["GNUmakefile", "makefile", "Makefile"]
-        .iter()
-        .find_map(|name| {
-            let bytes = faultlens_workspace::files::read_in_project(
-                &project.root,
-                std::path::Path::new(name),
-                faultlens_confine::limits::BUILD_DESCRIPTION,
-            )
-            .ok()?;
-            let text = String::from_utf8_lossy(&bytes);
-            let line = text.lines().position(|l| {
-                let l = l.trim_start();
-                l.starts_with("TESTS")
-                    && l["TESTS".len()..].trim_start().starts_with(['=', ':', '+'])
-            })?;
-            Some(Location {
-                file: name.to_string(),
-                line: line as u32 + 1,
-            })
-        })
+    let (name, text) = faultlens_workspace::detect::makefile(&project.root)?;
+    let line = text
+        .lines()
+        .position(faultlens_workspace::detect::assigns_tests)?;
+    Some(Location {
+        file: name.to_string(),
+        line: line as u32 + 1,
+    })
 }

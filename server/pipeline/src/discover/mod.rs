@@ -44,10 +44,12 @@ pub fn discover(
     let split = project.config.run.split_cases.as_ref();
     let tests = if project.kind != Kind::Io && split != Some(&SplitCases::All(false)) {
         let mut notes = Vec::new();
+        let scratch = project.work()?.dir("listing")?;
         let tests = cases::expand(
             tests,
             |name| SplitCases::splits(split, name),
             steps,
+            &scratch,
             &mut notes,
         )?;
         notes
@@ -90,7 +92,7 @@ impl std::fmt::Display for Note {
             } => write!(
                 f,
                 "test {test:?} runs {framework} cases but stays one test: {why} \
-                 (write one add_test per case, or set [run] split_cases = false to silence this)"
+                 (declare one test per case to split it by hand, or leave it out of [run] split_cases to silence this)"
             ),
         }
     }
