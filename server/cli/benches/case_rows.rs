@@ -5,6 +5,11 @@
 //! coverage build is incremental after the first run and counted in both
 //! faultlens columns. Medians of interleaved repetitions in this one run.
 
+// The end-to-end tests' helpers (a fixture copy that leaves `.faultlens/` out).
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::copy_tree;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -16,21 +21,6 @@ const FIXTURES: [&str; 4] = [
     "bitset-unity",
 ];
 const REPEATS: usize = 5;
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        if entry.file_name() == ".faultlens" {
-            continue;
-        }
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 fn timed(command: &mut Command) -> Duration {
     let start = Instant::now();

@@ -4,6 +4,11 @@
 //! with the same parallelism. Both measured in this one run; medians of
 //! interleaved repetitions. The fixture is the largest one (most tests).
 
+// The end-to-end tests' helpers (a fixture copy that leaves `.faultlens/` out).
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::copy_tree;
+
 use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
 use faultlens_workspace::testspec::Invocation;
 use faultlens_workspace::Project;
@@ -15,21 +20,6 @@ use std::time::{Duration, Instant};
 
 const FIXTURE: &str = "compact-suite";
 const REPEATS: usize = 5;
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        if entry.file_name() == ".faultlens" {
-            continue;
-        }
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 /// Builds without coverage and runs every test, checking stdout as a plain
 /// test runner would.

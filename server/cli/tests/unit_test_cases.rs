@@ -20,6 +20,18 @@ fn names(doc: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// `faultlens localize` on a project whose one unit-test executable must
+/// stay one failing test: what it said on stderr (its notes).
+fn kept_whole(dir: &Path) -> String {
+    let out = faultlens(&["localize", dir.to_str().unwrap()]);
+    assert!(
+        stdout(&out).contains("1 of 1 tests failed"),
+        "{}",
+        stdout(&out)
+    );
+    stderr(&out)
+}
+
 /// The same project with one row per executable.
 fn executable_rows(dir: &Path) -> serde_json::Value {
     std::fs::write(dir.join("faultlens.toml"), "[run]\nsplit_cases = false\n").unwrap();
@@ -186,17 +198,11 @@ fn a_unity_name_inside_another_keeps_one_row_and_says_why() {
     let text = std::fs::read_to_string(&test).unwrap();
     // `-n test_count` would also run test_count_every_word.
     std::fs::write(&test, text.replace("test_count_low_bits", "test_count")).unwrap();
-    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
-    let said = stderr(&out);
+    let said = kept_whole(dir.path());
     assert!(
         said.contains("\"bitset\" runs Unity cases but stays one test")
             && said.contains("Unity's -n \"test_count\" would also run \"test_count_every_word\""),
         "{said}"
-    );
-    assert!(
-        stdout(&out).contains("1 of 1 tests failed"),
-        "{}",
-        stdout(&out)
     );
 }
 
@@ -213,17 +219,11 @@ fn a_unity_runner_without_its_options_keeps_one_row_and_says_how_to_split_it() {
         ),
     )
     .unwrap();
-    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
-    let said = stderr(&out);
+    let said = kept_whole(dir.path());
     assert!(
         said.contains("built without command-line options")
             && said.contains("UNITY_USE_COMMAND_LINE_ARGS"),
         "{said}"
-    );
-    assert!(
-        stdout(&out).contains("1 of 1 tests failed"),
-        "{}",
-        stdout(&out)
     );
 }
 
@@ -424,18 +424,12 @@ fn cmocka_project(body: &str, timeout: Option<u32>) -> tempfile::TempDir {
 #[test]
 fn a_cmocka_case_that_aborts_the_listing_keeps_the_executable_whole_and_says_so() {
     let dir = cmocka_project("abort();", None);
-    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
-    let said = stderr(&out);
+    let said = kept_whole(dir.path());
     assert!(
         said.contains(
             "\"t\" runs CMocka cases but stays one test: the run that lists its cases ended"
         ) && said.contains("aborts the process"),
         "{said}"
-    );
-    assert!(
-        stdout(&out).contains("1 of 1 tests failed"),
-        "{}",
-        stdout(&out)
     );
 }
 

@@ -1,7 +1,7 @@
 //! CTest projects: a CMake coverage build in `.faultlens/cmake-build`.
 
-use super::{failed, Built, COVERAGE_CFLAGS};
-use crate::command::{run_step, Steps};
+use super::{build_step, Built, COVERAGE_CFLAGS};
+use crate::command::Steps;
 use crate::error::Result;
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -55,15 +55,15 @@ pub fn build(
             runtime.display()
         ))
         .args(&section.cmake_args);
-    let step = run_step(configure, root, &[], steps)?;
-    if !step.success {
-        return Err(failed(
-            "configuring the CMake coverage build failed:",
-            &step.output,
-            &dir,
-            &paths,
-        ));
-    }
+    build_step(
+        configure,
+        "configuring the CMake coverage build failed:",
+        root,
+        &[],
+        &dir,
+        &paths,
+        steps,
+    )?;
     let mut build = Command::new("cmake");
     build
         .arg("--build")
@@ -71,15 +71,15 @@ pub fn build(
         .arg("-j")
         .arg(jobs.max(1).to_string())
         .args(&section.build_args);
-    let step = run_step(build, root, &[], steps)?;
-    if !step.success {
-        return Err(failed(
-            "building the CMake coverage build failed:",
-            &step.output,
-            &dir,
-            &paths,
-        ));
-    }
+    build_step(
+        build,
+        "building the CMake coverage build failed:",
+        root,
+        &[],
+        &dir,
+        &paths,
+        steps,
+    )?;
     Ok(Built {
         program: None,
         run_dir: dir.clone(),

@@ -4,7 +4,7 @@
 //! `check`), then the test programs (`check_PROGRAMS`, else `TESTS`) are
 //! built as targets of their own, so nothing runs a test but faultlens.
 
-use super::{failed, Built};
+use super::{build_step, Built};
 use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
@@ -24,16 +24,12 @@ pub fn build(
     let make = |targets: &[String]| -> Result<()> {
         let mut cmd = make_command(project);
         cmd.arg(format!("-j{}", jobs.max(1))).args(targets);
-        let step = run_step(cmd, &shadow, &env, steps)?;
-        if step.success {
-            return Ok(());
-        }
         let what = if targets.is_empty() {
             "`make` failed:".to_string()
         } else {
             format!("`make {}` (the test programs) failed:", targets.join(" "))
         };
-        Err(failed(&what, &step.output, &shadow, &paths))
+        build_step(cmd, &what, &shadow, &env, &shadow, &paths, steps)
     };
     // A Makefile whose first rule is `check` would run the tests as its
     // default goal: then only the test programs are built.

@@ -5,8 +5,8 @@
 //! a `meson.build` changes). The user's own build directories are never
 //! touched.
 
-use super::{failed, Built};
-use crate::command::{run_step, Steps};
+use super::{build_step, Built};
+use crate::command::Steps;
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -61,17 +61,19 @@ pub fn build(
             setup.arg("--wipe");
         }
         setup.arg(&dir).arg(root).args(&options);
-        let step = run_step(setup, root, &compiler, steps)?;
-        if !step.success {
-            // A half-made directory would be taken for a configured one.
+        build_step(
+            setup,
+            "setting up the Meson coverage build failed:",
+            root,
+            &compiler,
+            &dir,
+            &paths,
+            steps,
+        )
+        // A half-made directory would be taken for a configured one.
+        .inspect_err(|_| {
             let _ = std::fs::remove_dir_all(dir.join("meson-private"));
-            return Err(failed(
-                "setting up the Meson coverage build failed:",
-                &step.output,
-                &dir,
-                &paths,
-            ));
-        }
+        })?;
         std::fs::write(&setup_record, &wanted)
             .map_err(|e| PipelineError::io(format!("writing {}", setup_record.display()), e))?;
     }
@@ -82,15 +84,15 @@ pub fn build(
         .arg(&dir)
         .arg("-j")
         .arg(jobs.max(1).to_string());
-    let step = run_step(compile, root, &compiler, steps)?;
-    if !step.success {
-        return Err(failed(
-            "building the Meson coverage build failed:",
-            &step.output,
-            &dir,
-            &paths,
-        ));
-    }
+    build_step(
+        compile,
+        "building the Meson coverage build failed:",
+        root,
+        &compiler,
+        &dir,
+        &paths,
+        steps,
+    )?;
     Ok(Built {
         program: None,
         run_dir: dir.clone(),

@@ -144,6 +144,26 @@ pub fn find_notes(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Runs one step of a build in `cwd`; when it fails, the error is headed
+/// `what` and carries the compiler's messages mapped into the project (their
+/// paths relative to `dir`).
+fn build_step(
+    command: std::process::Command,
+    what: &str,
+    cwd: &Path,
+    env: &[(String, String)],
+    dir: &Path,
+    paths: &PathMap,
+    steps: &crate::command::Steps,
+) -> Result<()> {
+    let step = crate::command::run_step(command, cwd, env, steps)?;
+    if step.success {
+        Ok(())
+    } else {
+        Err(failed(what, &step.output, dir, paths))
+    }
+}
+
 /// A build error with the compiler's diagnostics mapped into the project.
 fn failed(what: &str, output: &str, cwd: &Path, paths: &PathMap) -> PipelineError {
     PipelineError::Build {

@@ -1,7 +1,7 @@
 //! `[build] command`: the user's own build, run in the shadow copy.
 
-use super::{failed, Built};
-use crate::command::{run_step, Steps};
+use super::{build_step, Built};
+use crate::command::Steps;
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
@@ -14,15 +14,8 @@ pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Re
     let command = project.config.build.command.clone().unwrap_or_default();
     let mut cmd = Command::new("sh");
     cmd.arg("-c").arg(&command);
-    let step = run_step(cmd, &shadow, &env, steps)?;
-    if !step.success {
-        return Err(failed(
-            &format!("`{command}` failed:"),
-            &step.output,
-            &shadow,
-            &paths,
-        ));
-    }
+    let what = format!("`{command}` failed:");
+    build_step(cmd, &what, &shadow, &env, &shadow, &paths, steps)?;
     let program = match &project.config.build.program {
         Some(p) => {
             let path = crate::files::checked(&shadow, std::path::Path::new(p)).map_err(|e| {
