@@ -36,6 +36,8 @@ pub struct Config {
     pub meson: Option<MesonSection>,
     #[serde(default, rename = "make")]
     pub make_check: Option<MakeCheckSection>,
+    #[serde(default)]
+    pub watch: WatchSection,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -176,6 +178,16 @@ pub struct MakeCheckSection {
     pub args: Vec<String>,
 }
 
+/// The developer's own test runs faultlens notices (see `devruns`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WatchSection {
+    /// Globs (relative to the project) of JUnit XML reports the project's
+    /// runner writes; CTest, Meson and Automake reports are found without.
+    #[serde(default)]
+    pub reports: Vec<String>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunnerSection {
@@ -257,7 +269,16 @@ impl Config {
             .flatten()
             .chain(&self.project.exclude)
             .map(|g| ("[project]", g))
-            .chain(split_globs.iter().map(|g| ("[run] split_cases", g)));
+            .chain(split_globs.iter().map(|g| ("[run] split_cases", g)))
+            .chain(self.watch.reports.iter().map(|g| ("[watch] reports", g)));
+        for g in &self.watch.reports {
+            if let Err(e) = faultlens_confine::lexical(g) {
+                return Err(fail(
+                    &format!("\"{g}\""),
+                    format!("[watch] reports {g:?} must name files inside the project: {e}"),
+                ));
+            }
+        }
         for (section, g) in globs {
             if let Err(e) = glob::Pattern::new(g) {
                 return Err(fail(
@@ -506,6 +527,19 @@ expected_exit = 0
         let text = err.to_string();
         assert!(text.contains("line 3"), "{text}");
         assert!(text.contains("programm"), "{text}");
+    }
+
+    #[test]
+    fn watched_reports_stay_in_the_project() {
+        let ok = parse("[watch]\nreports = [\"build/*.xml\"]\n").unwrap();
+        assert_eq!(ok.watch.reports, ["build/*.xml"]);
+        let err = parse("[watch]\nreports = [\"../elsewhere.xml\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 2") && err.contains("inside the project"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 pub mod config;
 pub mod declared;
 pub mod detect;
+pub mod devruns;
 pub mod error;
 pub mod files;
 pub mod generated;
