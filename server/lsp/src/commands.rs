@@ -7,7 +7,7 @@ use crate::protocol::{
     GENERATE_TESTS, LOCALIZE, SET_MEASURE, SHOW_FAILING_TESTS,
 };
 use crate::server::{job_failed, Backend};
-use crate::session::UNTRUSTED;
+use crate::session::{RunTrigger, UNTRUSTED};
 use crate::{ranking, run};
 use faultlens_core::measures::Ranker;
 use serde_json::{json, Value};
@@ -53,6 +53,19 @@ impl Backend {
     /// Starts a build-and-run in the background, cancelling one in progress.
     /// Refused (with the reason) when the workspace is not trusted.
     pub async fn start_run(&self) -> std::result::Result<u64, String> {
+        self.start_run_after(None).await
+    }
+
+    /// Starts a localization; `trigger` is the developer's failing run
+    /// that asked for it (said in the status and the progress).
+    pub async fn start_run_after(
+        &self,
+        trigger: Option<RunTrigger>,
+    ) -> std::result::Result<u64, String> {
+        let title = match &trigger {
+            Some(t) => format!("faultlens: {}", t.reason),
+            None => "faultlens".to_string(),
+        };
         let started = {
             let mut state = self.state();
             if !state.trusted() {
@@ -66,7 +79,9 @@ impl Backend {
                 // A generation stops after its round; the run waits for it
                 // to write its tests (see `run`).
                 jobs.cancel(JobKind::Generate);
-                Ok((jobs.start(JobKind::Run), root, timeout, progress))
+                let active = jobs.start(JobKind::Run);
+                state.run_starting(trigger);
+                Ok((active, root, timeout, progress))
             } else {
                 Err("faultlens has no workspace folder to run in: open a folder (the project root) in the editor".into())
             }
@@ -74,7 +89,13 @@ impl Backend {
         match started {
             Ok((active, root, timeout, progress)) => {
                 let epoch = active.epoch;
-                tokio::spawn(run::run(self.clone(), active, root, timeout, progress));
+                tokio::spawn(run::run(
+                    self.clone(),
+                    active,
+                    root,
+                    timeout,
+                    (progress, title),
+                ));
                 self.send_status().await;
                 Ok(epoch)
             }

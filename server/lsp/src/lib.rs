@@ -96,6 +96,7 @@
 //! See `editors/README.md` for the same surface with editor set-ups.
 
 pub mod commands;
+pub mod dev_runs;
 pub mod diagnose_run;
 pub mod diagnoses;
 pub mod diagnostics;
@@ -169,6 +170,10 @@ where
         .custom_method(
             <protocol::Ranking as tower_lsp_server::ls_types::request::Request>::METHOD,
             server::Backend::ranking,
+        )
+        .custom_method(
+            <protocol::TestRunEnded as tower_lsp_server::ls_types::notification::Notification>::METHOD,
+            server::Backend::test_run_ended,
         )
         .custom_method(
             "window/workDoneProgress/cancel",

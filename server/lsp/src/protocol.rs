@@ -123,6 +123,41 @@ pub enum GenerationState {
     Idle,
 }
 
+// ---- Notifications (client → server) -----------------------------------
+
+/// A command the developer ran finished: a command line in the editor's
+/// terminal, or a task. The server decides whether it ran tests (the
+/// `testCommands` setting) and, when it failed, re-localizes.
+pub enum TestRunEnded {}
+
+impl Notification for TestRunEnded {
+    type Params = TestRunEndedParams;
+    const METHOD: &'static str = "faultlens/testRunEnded";
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TestRunEndedParams {
+    /// The command line as the developer typed it (or the task's command).
+    pub command_line: String,
+    /// Where it ran, when the editor knows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Its exit code; absent when the editor could not tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    pub source: RunSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RunSource {
+    /// A command line in the integrated terminal (shell integration).
+    Terminal,
+    /// A task (of the `test` group, or any task whose command is a test command).
+    Task,
+}
+
 // ---- Requests (client → server) -----------------------------------------
 
 /// The whole ranking: the document `faultlens rank --format json` prints.

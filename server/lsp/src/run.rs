@@ -39,7 +39,7 @@ pub fn run(
     active: ActiveJob,
     root: PathBuf,
     timeout: Option<Duration>,
-    progress: bool,
+    (progress, title): (bool, String),
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(async move {
         let epoch = active.epoch;
@@ -51,7 +51,7 @@ pub fn run(
             .begin_job(
                 &active,
                 progress,
-                "faultlens",
+                &title,
                 Style::Percentage,
                 "cancelled: a newer run replaced this one",
             )
@@ -137,6 +137,7 @@ pub fn run(
             match &outcome {
                 Ok(results) => {
                     backend.reload(false).await;
+                    backend.check_agreement(results).await;
                     let asked = backend.state().take_diagnose_after_run();
                     if results.failed_count() > 0 {
                         let trigger = if asked {

@@ -3,6 +3,7 @@
 //! Requests answer from the last complete results; builds and test runs
 //! happen in background tasks (see `run`); commands live in `commands`.
 
+use crate::dev_runs::DevWatch;
 use crate::diagnoses::DIAGNOSE;
 use crate::generate_lens::GENERATE_TESTS;
 use crate::jobs::ActiveJob;
@@ -52,6 +53,8 @@ struct Shared {
     client_caps: Mutex<ClientCaps>,
     /// Set by the first `initialized`: a repeated one starts nothing twice.
     started: std::sync::atomic::AtomicBool,
+    /// The reports of the developer's own test runs.
+    dev_watch: DevWatch,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -73,8 +76,14 @@ impl Backend {
                 diagnosis_reload: tokio::sync::Mutex::new(()),
                 client_caps: Mutex::new(ClientCaps::default()),
                 started: std::sync::atomic::AtomicBool::new(false),
+                dev_watch: DevWatch::default(),
             }),
         }
+    }
+
+    /// The watch over the developer's test reports.
+    pub fn dev_watch(&self) -> &DevWatch {
+        &self.shared.dev_watch
     }
 
     /// The state, even if a panicking thread poisoned the lock (the state
@@ -274,6 +283,7 @@ impl Backend {
                 ticks.tick().await;
                 backend.reload(false).await;
                 backend.reload_diagnosis(false).await;
+                backend.poll_dev_runs().await;
             }
         });
     }
@@ -286,13 +296,19 @@ impl Backend {
         let client = self.client.clone();
         tokio::spawn(async move {
             let options = DidChangeWatchedFilesRegistrationOptions {
-                watchers: ["**/.faultlens/results.json", "**/.faultlens/diagnosis.json"]
-                    .into_iter()
-                    .map(|glob| FileSystemWatcher {
-                        glob_pattern: GlobPattern::String(glob.into()),
-                        kind: None,
-                    })
-                    .collect(),
+                watchers: [
+                    "**/.faultlens/results.json",
+                    "**/.faultlens/diagnosis.json",
+                    "**/Testing/Temporary/LastTest.log",
+                    "**/meson-logs/testlog.json",
+                    "**/test-suite.log",
+                ]
+                .into_iter()
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(glob.into()),
+                    kind: None,
+                })
+                .collect(),
             };
             let registration = Registration {
                 id: "faultlens-results-watcher".into(),
@@ -480,6 +496,8 @@ impl LanguageServer for Backend {
                 .await;
         }
         self.spawn_watch_registration();
+        // The developer's reports as they are now: runs after this are news.
+        self.poll_dev_runs().await;
         self.reload(true).await;
         self.reload_diagnosis(true).await;
         self.spawn_poller();
@@ -559,6 +577,8 @@ impl LanguageServer for Backend {
     async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
         self.reload(false).await;
         self.reload_diagnosis(false).await;
+        // A report in a new build directory: found at the next poll.
+        self.dev_watch().rescan_soon();
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

@@ -83,6 +83,23 @@ pub struct Session {
     /// The project is a harness with free inputs (test generation works
     /// on it): decided when results are read.
     harness: bool,
+    /// What started the localization running or last finished, when it
+    /// was the developer's own failing test run.
+    trigger: Option<RunTrigger>,
+    /// The untrusted workspace's "a run failed" was said once already.
+    told_untrusted_run: bool,
+}
+
+/// A developer's failing test run that started a localization.
+#[derive(Debug, Clone)]
+pub struct RunTrigger {
+    /// "ctest in build/ failed 2 of 13 tests".
+    pub reason: String,
+    /// The runs' reports, for the agreement check (none for a terminal
+    /// command that left no report).
+    pub runs: Vec<faultlens_workspace::devruns::DevRun>,
+    pub from_editor: bool,
+    pub at: std::time::Instant,
 }
 
 /// Everything to send after a change, computed under the lock.
@@ -203,6 +220,31 @@ impl Session {
     }
 
     /// A run ended well: its problems are gone.
+    /// A localization starts: `trigger` is the developer's run that
+    /// started it, `None` for any other reason (a command, a save).
+    pub fn run_starting(&mut self, trigger: Option<RunTrigger>) {
+        self.trigger = trigger;
+    }
+
+    /// The developer's run behind the localization running now, if one
+    /// started it.
+    pub fn trigger(&self) -> Option<&RunTrigger> {
+        self.trigger.as_ref()
+    }
+
+    /// Reports of the same run seen after it started the localization
+    /// running (the terminal said so first, then the report settled).
+    pub fn add_trigger_runs(&mut self, runs: Vec<faultlens_workspace::devruns::DevRun>) {
+        if let Some(trigger) = self.trigger.as_mut() {
+            trigger.runs.extend(runs);
+        }
+    }
+
+    /// Whether an untrusted workspace should say (once) that a run failed.
+    pub fn first_untrusted_run(&mut self) -> bool {
+        !std::mem::replace(&mut self.told_untrusted_run, true)
+    }
+
     pub fn run_succeeded(&mut self) {
         self.build_errors.clear();
         self.problem = None;
@@ -676,10 +718,15 @@ impl Session {
                 .as_ref()
                 .is_some_and(|l| !l.changed_on_disk.is_empty());
         let summary = format!("{failing} failing of {total} tests");
+        let after = self
+            .trigger
+            .as_ref()
+            .map(|t| format!(" after {}", t.reason))
+            .unwrap_or_default();
         let (state, message) = if self.jobs.running(JobKind::Run).is_some() {
             (
                 ServerState::Running,
-                "localizing: building and running the tests".to_string(),
+                format!("localizing{after}: building and running the tests"),
             )
         } else if let Some(problem) = &self.problem {
             match problem {
@@ -699,8 +746,10 @@ impl Session {
                 ServerState::Stale,
                 format!("{summary}; some ranked lines changed since the run"),
             )
-        } else {
+        } else if after.is_empty() {
             (ServerState::Done, summary)
+        } else {
+            (ServerState::Done, format!("{summary} (localized{after})"))
         };
         StatusParams {
             state,

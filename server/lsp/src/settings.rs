@@ -27,7 +27,24 @@ pub struct Settings {
     pub diagnose: bool,
     /// Time budget of a background diagnosis.
     pub diagnose_time_limit: Duration,
+    /// Re-localize when the developer's own test run fails (a report in a
+    /// build directory, a test command in the editor's terminal or tasks).
+    /// Only when trusted.
+    pub localize_after_test_runs: bool,
+    /// Command lines that run tests (see [`crate::dev_runs::is_test_command`]).
+    pub test_commands: Vec<String>,
 }
+
+/// The command lines that count as test runs unless the user says otherwise.
+pub const DEFAULT_TEST_COMMANDS: [&str; 7] = [
+    "ctest",
+    "make check",
+    "make test",
+    "meson test",
+    "ninja test",
+    "ninja check",
+    "cmake --build * --target test",
+];
 
 impl Default for Settings {
     fn default() -> Self {
@@ -38,6 +55,8 @@ impl Default for Settings {
             timeout: None,
             diagnose: true,
             diagnose_time_limit: Duration::from_secs(DEFAULT_DIAGNOSE_SECONDS),
+            localize_after_test_runs: true,
+            test_commands: DEFAULT_TEST_COMMANDS.map(String::from).to_vec(),
         }
     }
 }
@@ -55,7 +74,8 @@ pub const MAX_TOP_N: usize = 1000;
 impl Settings {
     /// Applies the keys present in `value` (an object with any of `measure`,
     /// `topN`, `autoRunOnSave`, `timeoutSeconds`, `diagnose`,
-    /// `diagnoseTimeLimitSeconds`), leaving the others as they
+    /// `diagnoseTimeLimitSeconds`, `localizeAfterTestRuns`,
+    /// `testCommands`), leaving the others as they
     /// are. Returns one human-readable problem per rejected value.
     pub fn apply(&mut self, value: &Value) -> Vec<String> {
         let mut problems = Vec::new();
@@ -123,6 +143,34 @@ impl Settings {
                 )),
             }
         }
+        if let Some(v) = object.get("localizeAfterTestRuns") {
+            match v.as_bool() {
+                Some(b) => self.localize_after_test_runs = b,
+                None => problems.push(format!(
+                    "setting faultlens.localizeAfterTestRuns must be true or false, got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("testCommands") {
+            let commands: Option<Vec<String>> = v.as_array().and_then(|list| {
+                list.iter()
+                    .map(|c| {
+                        c.as_str()
+                            .filter(|c| !c.trim().is_empty())
+                            .map(String::from)
+                    })
+                    .collect()
+            });
+            match commands {
+                Some(list) => self.test_commands = list,
+                None if v.is_null() => {
+                    self.test_commands = DEFAULT_TEST_COMMANDS.map(String::from).to_vec()
+                }
+                None => problems.push(format!(
+                    "setting faultlens.testCommands must be a list of command lines such as [\"ctest\", \"make check\"], got {v}"
+                )),
+            }
+        }
         problems
     }
 
@@ -172,6 +220,22 @@ mod tests {
         assert_eq!(s.timeout, None);
         assert!(s.diagnose);
         assert_eq!(s.diagnose_time_limit, Duration::from_secs(30));
+        assert!(s.localize_after_test_runs);
+        assert_eq!(s.test_commands[0], "ctest");
+    }
+
+    #[test]
+    fn test_run_settings() {
+        let mut s = Settings::default();
+        let ok = s.apply(&json!({"localizeAfterTestRuns": false, "testCommands": ["./run-tests"]}));
+        assert!(ok.is_empty(), "{ok:?}");
+        assert!(!s.localize_after_test_runs);
+        assert_eq!(s.test_commands, ["./run-tests"]);
+        let bad = s.apply(&json!({"localizeAfterTestRuns": "no", "testCommands": ["", "x"]}));
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert_eq!(s.test_commands, ["./run-tests"]);
+        assert!(s.apply(&json!({"testCommands": null})).is_empty());
+        assert_eq!(s.test_commands.len(), DEFAULT_TEST_COMMANDS.len());
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn every_example_is_exactly_its_type_and_every_type_has_one() {
             "FailingTest" => round_trip::<FailingTest>(name, text),
             "MeasureSet" => round_trip::<MeasureSet>(name, text),
             "GenerateTestsArgs" => round_trip::<GenerateTestsArgs>(name, text),
+            "TestRunEndedParams" => round_trip::<TestRunEndedParams>(name, text),
             other => panic!("an example of {other}, which protocol.rs does not define"),
         }
         seen.insert(name.as_str());
@@ -76,6 +77,7 @@ fn every_example_is_exactly_its_type_and_every_type_has_one() {
         "FailingTest",
         "MeasureSet",
         "GenerateTestsArgs",
+        "TestRunEndedParams",
     ] {
         assert!(
             seen.contains(name),

@@ -9,6 +9,7 @@
 //!   diagnose, store the diagnosis.
 //! - [`rank`]: rank stored results under any ranker, with what that ranker
 //!   reads (the sources for BlockRank, the diagnosis for fusion).
+//! - [`agreement`]: whether faultlens's run agrees with the developer's own.
 //!
 //! Test generation is one call already
 //! (`faultlens_generate::session::generate_project`).
@@ -16,6 +17,7 @@
 //! It does I/O through `faultlens-workspace` and starts processes through
 //! `faultlens-pipeline`; it is never async.
 
+pub mod agreement;
 pub mod diagnose;
 pub mod localize;
 pub mod rank;

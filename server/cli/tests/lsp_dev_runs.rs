@@ -1,0 +1,239 @@
+//! The developer runs their own tests (CTest, Meson, `make check`, any
+//! runner writing JUnit, a command in the editor's terminal) and the real
+//! `faultlens lsp`, with no command sent, re-localizes when a run fails.
+
+mod common;
+
+use common::lsp::*;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Runs `program args` in `dir` as the developer would; returns its exit code.
+fn developer(dir: &Path, program: &str, args: &[&str]) -> i32 {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    out.status.code().unwrap_or(-1)
+}
+
+/// A trusted session with the diagnosis off (these tests are about the
+/// ranking), waiting until the server has looked at the project once.
+fn trusted(root: &Path) -> Client {
+    let mut client = Client::start();
+    client.initialize(root, json!({"trusted": true, "diagnose": false}));
+    client.wait_notification("faultlens/status", |s| s["state"] == "noResults");
+    client
+}
+
+/// Waits for the faulty line (0-based) of `file` to get faultlens's warning.
+fn wait_fault_warning(client: &mut Client, file: &str, line: u64) -> Value {
+    client.wait_notification("textDocument/publishDiagnostics", |p| {
+        diagnostics_for(p, file).is_some_and(|d| {
+            d.iter()
+                .any(|d| d["range"]["start"]["line"] == line && d["source"] == "faultlens")
+        })
+    })
+}
+
+fn status_after(client: &mut Client, reason: &str) -> Value {
+    client.wait_notification("faultlens/status", |s| {
+        s["state"] == "done" && s["message"].as_str().unwrap().contains(reason)
+    })
+}
+
+#[test]
+fn a_failing_ctest_run_in_the_developers_build_directory_re_localizes() {
+    let (_dir, root) = fixture("ringbuf-ctest");
+    let mut client = trusted(&root);
+    assert_eq!(developer(&root, "cmake", &["-S", ".", "-B", "build"]), 0);
+    assert_eq!(developer(&root, "cmake", &["--build", "build"]), 0);
+    assert_ne!(developer(&root.join("build"), "ctest", &[]), 0);
+    let started = client.wait_notification("$/progress", |p| {
+        p["value"]["kind"] == "begin"
+            && p["value"]["title"] == "faultlens: ctest in build/ failed 3 of 13 tests"
+    });
+    assert!(started["token"]
+        .as_str()
+        .unwrap()
+        .starts_with("faultlens/run/"));
+    let status = status_after(&mut client, "after ctest in build/ failed 3 of 13 tests");
+    assert_eq!(status["failing"], 3, "{status}");
+    wait_fault_warning(&mut client, "/src/ringbuf.c", 80 - 1);
+    // The two runs agree: nothing to warn about.
+    assert!(!client.log.iter().any(|m| m["params"]["message"]
+        .as_str()
+        .is_some_and(|t| t.contains("disagree"))));
+    client.shutdown();
+}
+
+#[test]
+fn a_failing_meson_test_run_re_localizes() {
+    let (_dir, root) = fixture("wrap-meson");
+    let mut client = trusted(&root);
+    assert_eq!(developer(&root, "meson", &["setup", "builddir"]), 0);
+    assert_ne!(developer(&root, "meson", &["test", "-C", "builddir"]), 0);
+    status_after(
+        &mut client,
+        "after meson test in builddir/ failed 2 of 8 tests",
+    );
+    wait_fault_warning(&mut client, "/src/wrap.c", 24 - 1);
+    client.shutdown();
+}
+
+#[test]
+fn make_check_in_the_editors_terminal_re_localizes() {
+    let (_dir, root) = fixture("csv-make-check");
+    let mut client = trusted(&root);
+    let code = developer(&root, "make", &["check"]);
+    assert_ne!(code, 0);
+    // What the VS Code extension sends when the terminal's command ends.
+    client.notify(
+        "faultlens/testRunEnded",
+        json!({"commandLine": "make check", "cwd": root.to_str().unwrap(), "exitCode": code, "source": "terminal"}),
+    );
+    status_after(
+        &mut client,
+        "after `make check` in the terminal failed (exit code 2)",
+    );
+    wait_fault_warning(&mut client, "/src/csv.c", 29 - 1);
+    client.shutdown();
+}
+
+#[test]
+fn a_junit_report_the_project_names_re_localizes_and_a_disagreement_is_said() {
+    let (_dir, root) = fixture("mid-args");
+    let config = root.join("faultlens.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("[watch]\nreports = [\"reports/*.xml\"]\n\n{text}"),
+    )
+    .unwrap();
+    let mut client = trusted(&root);
+    // Any runner's report: `ascending` failed for the developer (it
+    // passes under faultlens), `wide-first-middle` failed for both.
+    std::fs::create_dir_all(root.join("reports")).unwrap();
+    std::fs::write(
+        root.join("reports/unit.xml"),
+        r#"<testsuite><testcase name="ascending"><failure message="flaky"/></testcase>
+<testcase name="wide-first-middle"><failure/></testcase><testcase name="descending"/></testsuite>"#,
+    )
+    .unwrap();
+    status_after(
+        &mut client,
+        "after a JUnit report (reports/unit.xml) failed 2 of 3 tests",
+    );
+    let said = client.wait_notification("window/showMessage", |m| {
+        m["message"].as_str().unwrap().contains("disagree")
+    });
+    let text = said["message"].as_str().unwrap();
+    assert!(
+        text.contains("on 1 test: ascending failed in your run and passed under faultlens")
+            && text.contains("flaky test"),
+        "{text}"
+    );
+    wait_fault_warning(&mut client, "/mid.c", 22 - 1);
+    client.shutdown();
+}
+
+#[test]
+fn an_untrusted_workspace_says_a_run_failed_and_runs_nothing() {
+    let (_dir, root) = fixture("csv-make-check");
+    let mut client = Client::start();
+    client.initialize(&root, json!({"trusted": false}));
+    client.wait_notification("faultlens/status", |s| s["state"] == "untrusted");
+    assert_ne!(developer(&root, "make", &["check"]), 0);
+    for _ in 0..3 {
+        client.notify(
+            "faultlens/testRunEnded",
+            json!({"commandLine": "make check", "exitCode": 2, "source": "terminal"}),
+        );
+    }
+    let said = client.wait_notification("window/showMessage", |m| {
+        m["message"]
+            .as_str()
+            .unwrap()
+            .contains("`make check` in the terminal failed")
+    });
+    assert!(
+        said["message"].as_str().unwrap().contains("not trusted"),
+        "{said}"
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !root.join(".faultlens").exists(),
+        "nothing may be built or written"
+    );
+    assert!(!client.log.iter().any(|m| m["method"] == "$/progress"));
+    // Said once, not once per run.
+    let shown = client
+        .log
+        .iter()
+        .filter(|m| {
+            m["method"] == "window/showMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("failed (exit code 2)")
+        })
+        .count();
+    assert_eq!(shown, 1);
+    client.shutdown();
+}
+
+#[test]
+fn a_storm_of_failing_runs_localizes_one_at_a_time_and_the_last_one_wins() {
+    let (_dir, root) = fixture("mid-args");
+    let mut client = trusted(&root);
+    // 20 failing runs in 5 seconds.
+    let start = Instant::now();
+    for n in 1..=20 {
+        client.notify(
+            "faultlens/testRunEnded",
+            json!({"commandLine": format!("ctest -R storm-{n}"), "exitCode": 8, "source": "terminal"}),
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    assert!(start.elapsed() < Duration::from_secs(6));
+    status_after(&mut client, "`ctest -R storm-20` in the terminal failed");
+    wait_fault_warning(&mut client, "/mid.c", 22 - 1);
+    // The last run's progress ends with its results.
+    let last = client.wait_notification("$/progress", |p| {
+        p["value"]["kind"] == "begin"
+            && p["value"]["title"]
+                .as_str()
+                .unwrap()
+                .contains("`ctest -R storm-20`")
+    });
+    let last_token = last["token"].clone();
+    let done = client.wait_notification("$/progress", |p| {
+        p["token"] == last_token && p["value"]["kind"] == "end"
+    });
+    assert_eq!(done["value"]["message"], "3 failing of 15 tests");
+    // Every run began and ended (none is left running); a run replaced
+    // while another worked was cancelled, and no run ended after the last.
+    let progress: Vec<&Value> = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .map(|m| &m["params"])
+        .collect();
+    let begun = progress
+        .iter()
+        .filter(|p| p["value"]["kind"] == "begin")
+        .count();
+    let ends: Vec<&str> = progress
+        .iter()
+        .filter(|p| p["value"]["kind"] == "end")
+        .map(|p| p["value"]["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(begun, 20, "{ends:?}");
+    assert_eq!(ends.len(), 20, "{ends:?}");
+    assert!(ends.iter().any(|e| e.contains("cancelled")), "{ends:?}");
+    assert_eq!(ends.last().unwrap(), &"3 failing of 15 tests");
+    client.shutdown();
+}
