@@ -45,5 +45,6 @@ exec node "$here/e2e.mjs" \
   --vsix "$repo/vscode-extension/faultlens.vsix" \
   --fixture "$repo/fixtures/mid-args" \
   --multi-fixture "$repo/fixtures/multi-file-helper" \
+  --ctest-fixture "$repo/fixtures/ringbuf-ctest" \
   --artifacts "$artifacts" \
   --cache "$cache" "${keep[@]}"

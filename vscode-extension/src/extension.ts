@@ -3,13 +3,14 @@
 import * as vscode from "vscode";
 import * as commands from "./commands";
 import { Heatmap, type PaintedLine } from "./heatmap";
-import type { ScoresParams, StatusParams } from "./protocol";
+import { TEST_RUN_ENDED, type ScoresParams, type StatusParams } from "./protocol";
 import { ServerConnection } from "./serverConnection";
 import { SERVER_SETTING_KEYS } from "./settings";
 import { StatusItem } from "./statusBar";
 import type { ClientState } from "./statusModel";
 import { SuspiciousLinesProvider } from "./suspiciousView";
 import type { TestTreeNode } from "./testsModel";
+import { watchTestRuns } from "./testRuns";
 import { TestsProvider } from "./testsView";
 import type { TreeNode } from "./treeModel";
 
@@ -86,6 +87,11 @@ export function activate(context: vscode.ExtensionContext): FaultlensApi {
     view,
     connection,
     vscode.window.onDidChangeVisibleTextEditors((editors) => heatmap.render(editors)),
+    // Your own test runs in the terminal or tasks: the server re-localizes when one fails.
+    watchTestRuns(
+      (params) => connection.notify(TEST_RUN_ENDED, params),
+      (line) => log.appendLine(line),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("faultlens.serverPath")) void connection.restartIfServerPathChanged();
       else if (SERVER_SETTING_KEYS.some((k) => e.affectsConfiguration(`faultlens.${k}`))) void connection.sendSettings();

@@ -266,3 +266,32 @@ export function parseFailingTests(raw: unknown): FailingTest[] {
   if (!Array.isArray(raw)) return [];
   return raw.map(parseFailingTest).filter((t): t is FailingTest => t !== undefined);
 }
+
+/** `faultlens/testRunEnded` (client → server): a command the developer ran ended. */
+export const TEST_RUN_ENDED = "faultlens/testRunEnded";
+
+export interface TestRunEndedParams {
+  commandLine: string;
+  cwd?: string;
+  exitCode?: number;
+  source: "terminal" | "task";
+  /** A task of the `test` group: a test run whatever its command. */
+  testGroup?: boolean;
+}
+
+/** The params for an ended command, leaving out what the editor could not tell. */
+export function testRunEnded(
+  commandLine: string,
+  source: "terminal" | "task",
+  exitCode: number | undefined,
+  cwd: string | undefined,
+  testGroup = false,
+): TestRunEndedParams {
+  // Keys in the documented order (lsp-extensions.md's examples).
+  const p: TestRunEndedParams = { commandLine } as TestRunEndedParams;
+  if (cwd !== undefined) p.cwd = cwd;
+  if (exitCode !== undefined) p.exitCode = exitCode;
+  p.source = source;
+  if (testGroup) p.testGroup = true;
+  return p;
+}

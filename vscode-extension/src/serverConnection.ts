@@ -185,6 +185,12 @@ export class ServerConnection implements vscode.Disposable {
     return this.running().sendRequest(method, params);
   }
 
+  /** Sends a notification when the server runs (dropped otherwise: nothing is waiting for it). */
+  notify(method: string, params: unknown): void {
+    if (!this.isRunning()) return;
+    void this.running().sendNotification(method, params);
+  }
+
   async sendSettings(): Promise<void> {
     if (!this.isRunning()) return;
     await this.running().sendNotification(DidChangeConfigurationNotification.type, configurationChange(readSettings()));

@@ -13,6 +13,10 @@ export interface ServerSettings {
   diagnose: boolean;
   /** Time budget of a background diagnosis. */
   diagnoseTimeLimitSeconds: number;
+  /** Localize again when the developer's own test run fails. */
+  localizeAfterTestRuns: boolean;
+  /** Command lines that run tests; null: the server's defaults (sent, so clearing the setting restores them). */
+  testCommands: string[] | null;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
@@ -21,6 +25,8 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   autoRunOnSave: false,
   diagnose: true,
   diagnoseTimeLimitSeconds: 30,
+  localizeAfterTestRuns: true,
+  testCommands: null,
 };
 
 const MAX_TOP_N = 1000;
@@ -52,6 +58,13 @@ function diagnoseSeconds(v: unknown): number {
   return Math.min(MAX_DIAGNOSE_SECONDS, v);
 }
 
+/** A list of non-empty command lines, or null for the server's defaults. */
+function testCommands(v: unknown): string[] | null {
+  if (!Array.isArray(v)) return null;
+  const lines = v.filter((c): c is string => typeof c === "string" && c.trim() !== "");
+  return lines.length > 0 ? lines : null;
+}
+
 export function readServerSettings(get: SettingReader): ServerSettings {
   const s: ServerSettings = {
     measure: normalizeMeasure(get("measure")),
@@ -59,6 +72,8 @@ export function readServerSettings(get: SettingReader): ServerSettings {
     autoRunOnSave: get("autoRunOnSave") === true,
     diagnose: get("diagnose") !== false,
     diagnoseTimeLimitSeconds: diagnoseSeconds(get("diagnoseTimeLimitSeconds")),
+    localizeAfterTestRuns: get("localizeAfterTestRuns") !== false,
+    testCommands: testCommands(get("testCommands")),
   };
   const t = timeout(get("timeoutSeconds"));
   if (t !== undefined) s.timeoutSeconds = t;
@@ -83,6 +98,8 @@ export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = [
   "timeoutSeconds",
   "diagnose",
   "diagnoseTimeLimitSeconds",
+  "localizeAfterTestRuns",
+  "testCommands",
 ];
 
 export interface MeasureChoice {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { parseFailingTest, parseFailingTests, parseRanking, parseScores, parseStatus, progressJob, runsCode } from "../src/protocol";
+import { parseFailingTest, parseFailingTests, parseRanking, parseScores, parseStatus, progressJob, runsCode, testRunEnded } from "../src/protocol";
 
 /** Every `<!-- example: Type -->` JSON block of editors/lsp-extensions.md, the protocol's document. */
 function documentedExamples(): { type: string; value: unknown }[] {
@@ -31,6 +31,19 @@ test("every documented server message parses back whole: protocol.ts declares ev
     checked.add(type);
   }
   assert.deepStrictEqual([...checked].sort(), Object.keys(parsers).sort(), "every parsed message has a documented example");
+});
+
+test("the client's faultlens/testRunEnded is exactly the documented message", () => {
+  const examples = documentedExamples().filter((e) => e.type === "TestRunEndedParams");
+  assert.equal(examples.length, 2);
+  const built = [
+    testRunEnded("ctest --test-dir build", "terminal", 8, "/home/ada/ringbuf"),
+    testRunEnded("./check.sh --quick", "task", 1, undefined, true),
+  ];
+  for (let i = 0; i < examples.length; i++) {
+    // Same keys in the same order: what JSON.stringify sends.
+    assert.equal(JSON.stringify(built[i]), JSON.stringify(examples[i].value));
+  }
 });
 
 test("progress tokens name their job", () => {

@@ -6,17 +6,43 @@ const reader = (o: Record<string, unknown>) => (k: string) => o[k];
 
 test("defaults when nothing is set", () => {
   assert.deepEqual(readServerSettings(reader({})), DEFAULT_SETTINGS);
-  assert.deepEqual(DEFAULT_SETTINGS, { measure: "ochiai", topN: 10, autoRunOnSave: false, diagnose: true, diagnoseTimeLimitSeconds: 30 });
+  assert.deepEqual(DEFAULT_SETTINGS, {
+    measure: "ochiai",
+    topN: 10,
+    autoRunOnSave: false,
+    diagnose: true,
+    diagnoseTimeLimitSeconds: 30,
+    localizeAfterTestRuns: true,
+    testCommands: null,
+  });
   // No timeout key at all: the server then keeps the project's own [run] timeout.
   assert.equal("timeoutSeconds" in readServerSettings(reader({ timeoutSeconds: null })), false);
 });
 
 test("settings map one to one onto the server's keys", () => {
   const s = readServerSettings(reader({ measure: "DStar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5, serverPath: "/x", "heatmap.enabled": false }));
-  assert.deepEqual(s, { measure: "dstar", topN: 25, autoRunOnSave: true, timeoutSeconds: 2.5, diagnose: true, diagnoseTimeLimitSeconds: 30 });
+  assert.deepEqual(s, {
+    measure: "dstar",
+    topN: 25,
+    autoRunOnSave: true,
+    timeoutSeconds: 2.5,
+    diagnose: true,
+    diagnoseTimeLimitSeconds: 30,
+    localizeAfterTestRuns: true,
+    testCommands: null,
+  });
   const d = readServerSettings(reader({ diagnose: false, diagnoseTimeLimitSeconds: 5 }));
   assert.equal(d.diagnose, false);
   assert.equal(d.diagnoseTimeLimitSeconds, 5);
+});
+
+test("test-run settings: a list of command lines, else the server's defaults", () => {
+  const s = readServerSettings(reader({ localizeAfterTestRuns: false, testCommands: ["./run-tests", "", 3] }));
+  assert.equal(s.localizeAfterTestRuns, false);
+  assert.deepEqual(s.testCommands, ["./run-tests"]);
+  assert.equal(readServerSettings(reader({ testCommands: [] })).testCommands, null);
+  assert.equal(readServerSettings(reader({ testCommands: "ctest" })).testCommands, null);
+  assert.equal(readServerSettings(reader({ localizeAfterTestRuns: "no" })).localizeAfterTestRuns, true);
 });
 
 test("bad values fall back to the defaults or are clamped", () => {
@@ -41,7 +67,19 @@ test("initializationOptions carry trust; configuration changes never do", () => 
   assert.deepEqual(initializationOptions(s, false), { ...s, trusted: false });
   assert.equal(initializationOptions(s, true).trusted, true);
   const change = configurationChange(s);
-  assert.deepEqual(change, { settings: { faultlens: { measure: "op2", topN: 10, autoRunOnSave: false, diagnose: true, diagnoseTimeLimitSeconds: 30 } } });
+  assert.deepEqual(change, {
+    settings: {
+      faultlens: {
+        measure: "op2",
+        topN: 10,
+        autoRunOnSave: false,
+        diagnose: true,
+        diagnoseTimeLimitSeconds: 30,
+        localizeAfterTestRuns: true,
+        testCommands: null,
+      },
+    },
+  });
   assert.equal(configurationChange(readServerSettings(reader({ timeoutSeconds: 3 }))).settings.faultlens.timeoutSeconds, 3);
   assert.equal("trusted" in change.settings.faultlens, false);
 });

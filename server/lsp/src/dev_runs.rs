@@ -145,7 +145,8 @@ impl Backend {
                 return;
             }
         };
-        let is_test = is_test_command(&params.command_line, &self.state().settings().test_commands);
+        let is_test = params.test_group
+            || is_test_command(&params.command_line, &self.state().settings().test_commands);
         if !is_test || params.exit_code.is_none_or(|code| code == 0) {
             return;
         }

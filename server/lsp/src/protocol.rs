@@ -147,6 +147,9 @@ pub struct TestRunEndedParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
     pub source: RunSource,
+    /// A task of the editor's `test` group: a test run whatever its command.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub test_group: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,32 @@
+// Tells the server when a command the developer ran ends: a command line in
+// the integrated terminal (shell integration) or a task. The server decides
+// whether it ran tests and re-localizes when it failed
+// (`faultlens/testRunEnded`, editors/lsp-extensions.md).
+import * as vscode from "vscode";
+import { testRunEnded, type TestRunEndedParams } from "./protocol";
+
+/** The command line a task runs, as far as the task says. */
+function taskCommandLine(task: vscode.Task): string {
+  const exec = task.execution;
+  if (exec instanceof vscode.ShellExecution || exec instanceof vscode.ProcessExecution) {
+    const command = exec instanceof vscode.ProcessExecution ? exec.process : exec.commandLine ?? (typeof exec.command === "string" ? exec.command : exec.command?.value);
+    const args = (exec.args ?? []).map((a) => (typeof a === "string" ? a : a.value));
+    return [command ?? task.name, ...args].join(" ");
+  }
+  return task.name;
+}
+
+export function watchTestRuns(send: (params: TestRunEndedParams) => void, log: (line: string) => void): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.window.onDidEndTerminalShellExecution((e) => {
+      const params = testRunEnded(e.execution.commandLine.value, "terminal", e.exitCode, e.execution.cwd?.fsPath);
+      log(`[client] terminal command ended: ${JSON.stringify(params)}`);
+      send(params);
+    }),
+    vscode.tasks.onDidEndTaskProcess((e) => {
+      const task = e.execution.task;
+      const testGroup = task.group?.id === vscode.TaskGroup.Test.id;
+      send(testRunEnded(taskCommandLine(task), "task", e.exitCode, undefined, testGroup));
+    }),
+  );
+}
