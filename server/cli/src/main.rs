@@ -60,6 +60,19 @@ enum Command {
         #[arg(long, short, value_parser = parse_jobs)]
         jobs: Option<usize>,
     },
+    /// Wait for your own test runs (ctest, meson test, make check, JUnit reports) and localize after each failing one.
+    Watch {
+        /// Project root (default: the current directory).
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        rank: RankArgs,
+        /// Per-test time limit in seconds (overrides [run] timeout).
+        #[arg(long, value_parser = parse_seconds)]
+        timeout: Option<f64>,
+        /// Tests run at once (default: number of cores).
+        #[arg(long, short, value_parser = parse_jobs)]
+        jobs: Option<usize>,
+    },
     /// Rank again from the last run's results (.faultlens/results.json), without building or running.
     Rank {
         path: Option<PathBuf>,
@@ -219,6 +232,12 @@ fn main() -> ExitCode {
             timeout,
             jobs,
         } => commands::localize::run(path, &rank, timeout, jobs),
+        Command::Watch {
+            path,
+            rank,
+            timeout,
+            jobs,
+        } => commands::watch::run(path, &rank, timeout, jobs),
         Command::Rank { path, rank } => commands::localize::rank_only(path, &rank),
         Command::Tests { path, json } => commands::tests::run(path, json),
         Command::Eval {

@@ -104,6 +104,26 @@ fn render(
 ) -> anyhow::Result<ExitCode> {
     let failed = results.failed_count();
     let total = results.tests.len();
+    if failed == 0 && args.format == Format::Table {
+        eprintln!("All {total} tests passed: there is no failure to localize.");
+        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
+    }
+    let text = ranking_text(root, results, measure, args)?;
+    outln!("{}", text.trim_end());
+    if failed == 0 {
+        eprintln!("All {total} tests passed: there is no failure to localize.");
+        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The ranking of `results` in the format `args` asks for.
+pub fn ranking_text(
+    root: &Path,
+    results: RunResults,
+    measure: Ranker,
+    args: &RankArgs,
+) -> anyhow::Result<String> {
     let sources = store::read_sources(root, &results);
     let analysis = faultlens_ops::rank::analyse(
         root,
@@ -117,11 +137,7 @@ fn render(
         Some(n) => Some(n),
         None => default,
     };
-    if failed == 0 && args.format == Format::Table {
-        eprintln!("All {total} tests passed: there is no failure to localize.");
-        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
-    }
-    let text = match args.format {
+    Ok(match args.format {
         Format::Table => table::table(&analysis, &sources, top(Some(10)).unwrap_or(usize::MAX)),
         Format::Json => {
             serde_json::to_string_pretty(&json::ranking_json(&analysis, &sources, top(None)))
@@ -129,11 +145,5 @@ fn render(
         }
         Format::Sarif => serde_json::to_string_pretty(&sarif::sarif(&analysis, top(Some(10))))
             .context("serializing SARIF")?,
-    };
-    outln!("{}", text.trim_end());
-    if failed == 0 {
-        eprintln!("All {total} tests passed: there is no failure to localize.");
-        return Ok(ExitCode::from(NOTHING_TO_LOCALIZE));
-    }
-    Ok(ExitCode::SUCCESS)
+    })
 }

@@ -5,6 +5,7 @@ pub mod interpret;
 pub mod localize;
 pub mod measures;
 pub mod tests;
+pub mod watch;
 
 use std::path::PathBuf;
 
