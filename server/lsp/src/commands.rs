@@ -66,6 +66,13 @@ impl Backend {
             Some(t) => format!("faultlens: {}", t.reason),
             None => "faultlens".to_string(),
         };
+        // The developer's failing tests run first and are ranked at once.
+        let first: Vec<String> = trigger
+            .iter()
+            .flat_map(|t| &t.runs)
+            .flat_map(|run| run.failed())
+            .map(String::from)
+            .collect();
         let started = {
             let mut state = self.state();
             if !state.trusted() {
@@ -94,7 +101,11 @@ impl Backend {
                     active,
                     root,
                     timeout,
-                    (progress, title),
+                    run::RunRequest {
+                        progress,
+                        title,
+                        first,
+                    },
                 ));
                 self.send_status().await;
                 Ok(epoch)

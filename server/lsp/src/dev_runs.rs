@@ -9,7 +9,7 @@ use crate::protocol::{RunSource, TestRunEndedParams};
 use crate::server::Backend;
 use crate::session::RunTrigger;
 use faultlens_core::results::RunResults;
-use faultlens_workspace::devruns::watch::Watch;
+use faultlens_workspace::devruns::watch::{on_changes, FileWatcher, Watch};
 use faultlens_workspace::devruns::DevRun;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -55,13 +55,18 @@ fn matches_pattern(words: &[&str], pattern: &str) -> bool {
 }
 
 /// The report watch of a server: made at the first poll (reports already
-/// there then are history), then polled on a blocking thread.
+/// there then are history), then polled on a blocking thread; the OS's
+/// file events make it look for new build directories at once when the
+/// client has no file watcher to offer.
 #[derive(Default, Clone)]
-pub struct DevWatch(Arc<Mutex<Option<Watch>>>);
+pub struct DevWatch {
+    watch: Arc<Mutex<Option<Watch>>>,
+    files: Arc<Mutex<Option<FileWatcher>>>,
+}
 
 impl DevWatch {
     fn poll(&self, root: PathBuf) -> Vec<Result<DevRun, String>> {
-        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = self.watch.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         let watch = slot.get_or_insert_with(|| {
             // JUnit reports the project names; a configuration that does
@@ -79,13 +84,43 @@ impl DevWatch {
     }
 
     pub fn rescan_soon(&self) {
-        if let Some(watch) = self.0.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
-            watch.rescan_soon();
+        rescan(&self.watch);
+    }
+
+    /// Follows the OS's file events under `root` (once); `Err` says why
+    /// not (the poll goes on regardless).
+    pub fn follow_file_events(&self, root: &Path) -> Result<(), String> {
+        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        if files.is_none() {
+            let watch = self.watch.clone();
+            *files = Some(on_changes(root, move || rescan(&watch))?);
         }
+        Ok(())
+    }
+}
+
+fn rescan(watch: &Mutex<Option<Watch>>) {
+    if let Some(watch) = watch.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+        watch.rescan_soon();
     }
 }
 
 impl Backend {
+    /// Follows the OS's file events where the client offers no watcher.
+    pub async fn follow_file_events(&self) {
+        let Some(root) = self.state().root().map(Path::to_path_buf) else {
+            return;
+        };
+        if let Err(e) = self.dev_watch().follow_file_events(&root) {
+            self.client
+                .log_message(
+                    MessageType::INFO,
+                    format!("faultlens: no file events ({e}); looking for new test reports every few seconds"),
+                )
+                .await;
+        }
+    }
+
     /// Checks the build directories' reports for a finished run.
     pub async fn poll_dev_runs(&self) {
         let Some(root) = self.state().root().map(Path::to_path_buf) else {

@@ -7,7 +7,8 @@ use crate::jobs::ActiveJob;
 use crate::protocol::JobKind;
 use crate::server::{job_failed, Backend};
 use crate::work_progress::Style;
-use faultlens_ops::localize::localize_and_store;
+use faultlens_ops::first_ranking::FirstRanking;
+use faultlens_ops::localize::localize_and_store_in_stages;
 use faultlens_pipeline::{PipelineError, Progress, RunOptions};
 use faultlens_workspace::Project;
 use std::collections::BTreeMap;
@@ -39,9 +40,14 @@ pub fn run(
     active: ActiveJob,
     root: PathBuf,
     timeout: Option<Duration>,
-    (progress, title): (bool, String),
+    request: RunRequest,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(async move {
+        let RunRequest {
+            progress,
+            title,
+            first,
+        } = request;
         let epoch = active.epoch;
         // Wait for a stopped test generation to write its tests: discovery
         // reads them.
@@ -59,7 +65,7 @@ pub fn run(
         else {
             return;
         };
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();
         let cancel = active.cancel.clone();
         let work_root = root.clone();
         let job = tokio::task::spawn_blocking(move || {
@@ -69,11 +75,25 @@ pub fn run(
                 jobs: None,
             };
             let report = |p: Progress| {
-                let _ = tx.send(p);
+                let _ = tx.send(RunEvent::Progress(p));
             };
-            localize_and_store(&project, &options, &report, &cancel)
+            let on_first = |f: FirstRanking| {
+                let _ = tx.send(RunEvent::First(Box::new(f)));
+            };
+            localize_and_store_in_stages(&project, &options, &first, &on_first, &report, &cancel)
         });
-        while let Some(p) = rx.recv().await {
+        while let Some(event) = rx.recv().await {
+            let p = match event {
+                RunEvent::Progress(p) => p,
+                RunEvent::First(f) => {
+                    if backend.is_current(JobKind::Run, epoch) {
+                        reporter.report(f.describe(), None);
+                        backend.show_first_ranking(*f).await;
+                        backend.send_status().await;
+                    }
+                    continue;
+                }
+            };
             if let Progress::Note(note) = &p {
                 // Said where it stays, not only in a passing progress message.
                 backend
@@ -174,6 +194,23 @@ pub fn run(
         }
         reporter.finish(summary);
     })
+}
+
+/// What a run is asked to do beyond localizing.
+pub struct RunRequest {
+    /// Report work-done progress (the client supports it).
+    pub progress: bool,
+    /// The progress title ("faultlens: ctest in build/ failed 3 of 13 tests").
+    pub title: String,
+    /// Tests to run first, ranked with the previous results while the rest
+    /// runs (the developer's failing tests).
+    pub first: Vec<String>,
+}
+
+/// What the run's thread tells the async side.
+enum RunEvent {
+    Progress(Progress),
+    First(Box<FirstRanking>),
 }
 
 /// Why a run produced no results.

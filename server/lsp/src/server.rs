@@ -208,6 +208,10 @@ impl Backend {
             let Some(root) = state.root().map(Path::to_path_buf) else {
                 return;
             };
+            // A first ranking stands until its full run is in.
+            if state.showing_first_ranking() && !force {
+                return;
+            }
             let known = if force {
                 None
             } else {
@@ -273,6 +277,33 @@ impl Backend {
         }
     }
 
+    /// Shows the first ranking of a run started by the developer's failing
+    /// run, until the full run is in.
+    pub async fn show_first_ranking(&self, first: faultlens_ops::first_ranking::FirstRanking) {
+        let _one_at_a_time = self.shared.reload.lock().await;
+        let (root, measure, open) = {
+            let state = self.state();
+            let Some(root) = state.root().map(Path::to_path_buf) else {
+                return;
+            };
+            (root, state.settings().measure, state.open_paths())
+        };
+        let message = first.describe();
+        let job = tokio::task::spawn_blocking(move || {
+            let loc = reload::rank(first.results, measure, &root)?;
+            let on_disk: HashMap<Uri, String> = open
+                .into_iter()
+                .filter_map(|(uri, path)| Some((uri, reload::read_text(&root, &path)?)))
+                .collect();
+            Ok::<_, String>((loc, on_disk))
+        });
+        let Ok(Ok((loc, on_disk))) = job.await else {
+            return;
+        };
+        self.state().show_first_ranking(loc, message, &on_disk);
+        self.publish().await;
+    }
+
     /// Checks the results file every `POLL_INTERVAL` until the client goes.
     fn spawn_poller(&self) {
         let backend = self.clone();
@@ -294,6 +325,7 @@ impl Backend {
             return;
         }
         let client = self.client.clone();
+        let backend = self.clone();
         tokio::spawn(async move {
             let options = DidChangeWatchedFilesRegistrationOptions {
                 watchers: [
@@ -316,6 +348,7 @@ impl Backend {
                 register_options: serde_json::to_value(options).ok(),
             };
             if let Err(e) = client.register_capability(vec![registration]).await {
+                backend.follow_file_events().await;
                 client
                     .log_message(
                         MessageType::INFO,
@@ -498,6 +531,9 @@ impl LanguageServer for Backend {
         self.spawn_watch_registration();
         // The developer's reports as they are now: runs after this are news.
         self.poll_dev_runs().await;
+        if !self.caps().watch_registration {
+            self.follow_file_events().await;
+        }
         self.reload(true).await;
         self.reload_diagnosis(true).await;
         self.spawn_poller();

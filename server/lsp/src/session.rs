@@ -88,6 +88,10 @@ pub struct Session {
     trigger: Option<RunTrigger>,
     /// The untrusted workspace's "a run failed" was said once already.
     told_untrusted_run: bool,
+    /// What the ranking shown now is, while it is a first ranking (the
+    /// developer's failing tests with the previous results) and the full
+    /// run goes on; the results file is not read meanwhile.
+    first_ranking: Option<String>,
 }
 
 /// A developer's failing test run that started a localization.
@@ -224,6 +228,24 @@ impl Session {
     /// started it, `None` for any other reason (a command, a save).
     pub fn run_starting(&mut self, trigger: Option<RunTrigger>) {
         self.trigger = trigger;
+        self.first_ranking = None;
+    }
+
+    /// Shows a first ranking while the full run goes on; `message` says
+    /// what it is made of.
+    pub fn show_first_ranking(
+        &mut self,
+        loc: Localization,
+        message: String,
+        on_disk: &HashMap<Uri, String>,
+    ) {
+        self.install(loc, None, on_disk);
+        self.first_ranking = Some(message);
+    }
+
+    /// Whether a first ranking is shown (the results file waits for the full run).
+    pub fn showing_first_ranking(&self) -> bool {
+        self.first_ranking.is_some()
     }
 
     /// The developer's run behind the localization running now, if one
@@ -246,6 +268,7 @@ impl Session {
     }
 
     pub fn run_succeeded(&mut self) {
+        self.first_ranking = None;
         self.build_errors.clear();
         self.problem = None;
     }
@@ -253,6 +276,7 @@ impl Session {
     /// A run failed: `message` goes to the status, and the compiler's
     /// messages (by file URI) to the diagnostics of their files.
     pub fn run_failed(&mut self, message: String, build_errors: BTreeMap<String, Vec<Diagnostic>>) {
+        self.first_ranking = None;
         self.problem = Some(Problem::Run(message));
         self.build_errors = build_errors;
     }
@@ -724,10 +748,11 @@ impl Session {
             .map(|t| format!(" after {}", t.reason))
             .unwrap_or_default();
         let (state, message) = if self.jobs.running(JobKind::Run).is_some() {
-            (
-                ServerState::Running,
-                format!("localizing{after}: building and running the tests"),
-            )
+            let doing = match &self.first_ranking {
+                Some(first) => first.clone(),
+                None => "building and running the tests".to_string(),
+            };
+            (ServerState::Running, format!("localizing{after}: {doing}"))
         } else if let Some(problem) = &self.problem {
             match problem {
                 Problem::Results(m) | Problem::Run(m) => (ServerState::Error, m.clone()),

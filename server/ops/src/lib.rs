@@ -9,6 +9,8 @@
 //!   diagnose, store the diagnosis.
 //! - [`rank`]: rank stored results under any ranker, with what that ranker
 //!   reads (the sources for BlockRank, the diagnosis for fusion).
+//! - [`first_ranking`]: a developer's failing tests ranked with the previous
+//!   results that still hold, while the full run goes on.
 //! - [`agreement`]: whether faultlens's run agrees with the developer's own.
 //!
 //! Test generation is one call already
@@ -19,5 +21,6 @@
 
 pub mod agreement;
 pub mod diagnose;
+pub mod first_ranking;
 pub mod localize;
 pub mod rank;

@@ -25,4 +25,6 @@ use faultlens_workspace::{config, files, lock, project, store, testspec};
 pub use error::{CompilerDiagnostic, PipelineError};
 pub use faultlens_cancel::CancelToken;
 pub use faultlens_core::results::RunResults;
-pub use localize::{discover_tests, localize, Progress, RunOptions};
+pub use localize::{
+    discover_tests, localize, localize_in_stages, FirstTests, Progress, RunOptions,
+};

@@ -55,14 +55,49 @@ pub enum Progress {
     Note(discover::Note),
 }
 
+#[derive(Clone)]
 struct Finished {
     execution: Execution,
     coverage: Coverage,
 }
 
+/// Tests to run before the others, and what to do with their results
+/// alone: the developer's failing tests, whose first ranking should not
+/// wait for the whole suite.
+pub struct FirstTests<'a> {
+    /// Test names; a name also matches its cases (`NAME::case`).
+    pub names: &'a [String],
+    /// Called with the results of the matching tests once they have run
+    /// (not when none matches or the run is cancelled).
+    pub ready: &'a (dyn Fn(RunResults) + Sync),
+}
+
+impl FirstTests<'_> {
+    fn wants(&self, test: &str) -> bool {
+        self.names.iter().any(|n| {
+            test == n
+                || test
+                    .strip_prefix(n.as_str())
+                    .is_some_and(|case| case.starts_with("::"))
+        })
+    }
+}
+
 pub fn localize(
     project: &Project,
     options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<RunResults> {
+    localize_in_stages(project, options, None, progress, cancel)
+}
+
+/// [`localize`], running `first`'s tests before the others and handing
+/// their results over as soon as they are in.
+pub fn localize_in_stages(
+    project: &Project,
+    options: &RunOptions,
+    first: Option<&FirstTests>,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
 ) -> Result<RunResults> {
@@ -104,19 +139,64 @@ pub fn localize(
     let specs = discover::discover(project, &built, timeout, &steps, progress)?;
     check_cancel(cancel)?;
 
-    let finished = run_all(
-        project,
-        &built,
-        &tools,
-        clang.as_ref(),
-        &specs,
-        jobs,
-        progress,
-        cancel,
-        &scope,
-    )?;
+    let run = |subset: &[TestSpec], counted: (usize, usize)| {
+        run_all(
+            project,
+            &built,
+            &tools,
+            clang.as_ref(),
+            subset,
+            jobs,
+            &|p| progress(offset(p, counted)),
+            cancel,
+            &scope,
+        )
+    };
+    let (early, rest): (Vec<usize>, Vec<usize>) = match first {
+        Some(first) => (0..specs.len()).partition(|&i| first.wants(&specs[i].name)),
+        None => (Vec::new(), (0..specs.len()).collect()),
+    };
+    let mut finished: Vec<Option<Finished>> = vec![None; specs.len()];
+    if let (Some(first), false) = (first, early.is_empty()) {
+        let subset: Vec<TestSpec> = early.iter().map(|&i| specs[i].clone()).collect();
+        let done = run(&subset, (0, specs.len()))?;
+        check_cancel(cancel)?;
+        (first.ready)(assemble(
+            project,
+            &built,
+            &tools,
+            &subset,
+            done.clone(),
+            &digests,
+        )?);
+        for (&i, f) in early.iter().zip(done) {
+            finished[i] = Some(f);
+        }
+    }
+    let subset: Vec<TestSpec> = rest.iter().map(|&i| specs[i].clone()).collect();
+    let done = run(&subset, (early.len(), specs.len()))?;
     check_cancel(cancel)?;
+    for (&i, f) in rest.iter().zip(done) {
+        finished[i] = Some(f);
+    }
+    let finished = finished
+        .into_iter()
+        .map(|f| f.expect("every test ran in one of the stages"))
+        .collect();
     assemble(project, &built, &tools, &specs, finished, &digests)
+}
+
+/// A stage's progress as part of the whole run: `done` counts the tests
+/// earlier stages ran, `total` is the whole suite.
+fn offset(progress: Progress, (before, total): (usize, usize)) -> Progress {
+    match progress {
+        Progress::Running { done, test, .. } => Progress::Running {
+            done: before + done,
+            total,
+            test,
+        },
+        other => other,
+    }
 }
 
 /// The tests of `project` as a run would discover them: input/output

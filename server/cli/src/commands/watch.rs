@@ -9,8 +9,9 @@ use super::root_or_cwd;
 use crate::progress::Reporter;
 use crate::RankArgs;
 use faultlens_core::results::RunResults;
+use faultlens_ops::first_ranking::FirstRanking;
 use faultlens_pipeline::{CancelToken, PipelineError, RunOptions};
-use faultlens_workspace::devruns::watch::Watch;
+use faultlens_workspace::devruns::watch::{FileWatcher, Watch};
 use faultlens_workspace::devruns::DevRun;
 use faultlens_workspace::{store, Project};
 use std::io::IsTerminal;
@@ -25,6 +26,8 @@ const POLL: Duration = Duration::from_millis(500);
 /// A localization in progress, and the runs that started it.
 struct Running {
     cancel: CancelToken,
+    /// The first ranking (the failing tests with the previous results).
+    first: Receiver<FirstRanking>,
     done: Receiver<Result<RunResults, PipelineError>>,
     runs: Vec<DevRun>,
 }
@@ -78,6 +81,10 @@ pub fn run(
             running = Some(start(&root, &options, failing));
         }
         if let Some(job) = &running {
+            if let Ok(first) = job.first.try_recv() {
+                let title = format!("after {}: {}", describe(&job.runs), first.describe());
+                screen.ranking(&root, first.results, args, &title);
+            }
             match job.done.try_recv() {
                 Ok(outcome) => {
                     let job = running.take().expect("a running job");
@@ -111,15 +118,28 @@ fn describe(runs: &[DevRun]) -> String {
 fn start(root: &Path, options: &RunOptions, runs: Vec<DevRun>) -> Running {
     let cancel = CancelToken::new();
     let (tx, done) = channel();
+    let (first_tx, first) = channel();
+    let failed: Vec<String> = runs
+        .iter()
+        .flat_map(|run| run.failed())
+        .map(String::from)
+        .collect();
     let (root, options, token) = (root.to_path_buf(), options.clone(), cancel.clone());
     std::thread::spawn(move || {
+        let first_tx = std::sync::Mutex::new(first_tx);
         let outcome = Project::load(&root)
             .map_err(PipelineError::from)
             .and_then(|project| {
                 let reporter = Reporter::new();
-                let outcome = faultlens_ops::localize::localize_and_store(
+                let outcome = faultlens_ops::localize::localize_and_store_in_stages(
                     &project,
                     &options,
+                    &failed,
+                    &|f| {
+                        if let Ok(tx) = first_tx.lock() {
+                            let _ = tx.send(f);
+                        }
+                    },
                     &|p| reporter.update(p),
                     &token,
                 );
@@ -128,7 +148,12 @@ fn start(root: &Path, options: &RunOptions, runs: Vec<DevRun>) -> Running {
             });
         let _ = tx.send(outcome);
     });
-    Running { cancel, done, runs }
+    Running {
+        cancel,
+        first,
+        done,
+        runs,
+    }
 }
 
 fn finish(
@@ -166,21 +191,14 @@ fn finish(
     }
 }
 
-/// Wakes the watch on any file change outside `.faultlens/` (the OS's
-/// watcher, inotify on Linux); without one the watch polls.
-fn file_events(root: &Path, wake: Sender<()>) -> Option<notify::RecommendedWatcher> {
-    use notify::Watcher;
-    let own = root.join(faultlens_confine::WORK_DIR);
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
-            if event.paths.iter().any(|p| !p.starts_with(&own)) {
-                let _ = wake.send(());
-            }
-        }
-    })
-    .ok()?;
-    match watcher.watch(root, notify::RecursiveMode::Recursive) {
-        Ok(()) => Some(watcher),
+/// Wakes the watch on any file change outside `.faultlens/`; without file
+/// events the watch polls.
+fn file_events(root: &Path, wake: Sender<()>) -> Option<FileWatcher> {
+    let wake = std::sync::Mutex::new(wake);
+    match faultlens_workspace::devruns::watch::on_changes(root, move || {
+        let _ = wake.lock().map(|w| w.send(()));
+    }) {
+        Ok(watcher) => Some(watcher),
         Err(e) => {
             eprintln!(
                 "faultlens: note: no file events ({e}); checking the reports every {} ms",

@@ -5,6 +5,7 @@
 //! is read once it has stayed the same for [`QUIET`] (a tool writing a
 //! report in bursts is one event, not many) and the tool has finished it.
 //! Reports present when the watch starts are history, not news.
+//! [`on_changes`] wakes a watch on the OS's file events.
 
 use super::{read_report, DevRun, ReportError, ReportKind};
 use std::collections::{BTreeMap, HashMap};
@@ -165,6 +166,30 @@ impl Watch {
         }
         self.known = found;
     }
+}
+
+/// The OS's file watcher; events stop when it is dropped.
+pub type FileWatcher = notify::RecommendedWatcher;
+
+/// Calls `changed` on every file event under `root` outside `.faultlens/`
+/// (the OS's watcher: inotify on Linux), from the watcher's own thread,
+/// for as long as the returned watcher lives. `Err` says why there is
+/// none (the watch then relies on its poll).
+pub fn on_changes(root: &Path, changed: impl Fn() + Send + 'static) -> Result<FileWatcher, String> {
+    use notify::Watcher;
+    let own = root.join(faultlens_confine::WORK_DIR);
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if let Ok(event) = event {
+            if event.paths.iter().any(|p| !p.starts_with(&own)) {
+                changed();
+            }
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    watcher
+        .watch(root, notify::RecursiveMode::Recursive)
+        .map_err(|e| e.to_string())?;
+    Ok(watcher)
 }
 
 /// The files `pattern` (relative to `root`) matches, relative to `root`;
