@@ -4,9 +4,11 @@
 //! build directory, and we time from the moment `ctest` exits to the first
 //! diagnostics on the faulty line (the first ranking: their failing tests
 //! run again, with the previous results of the others) and to the final
-//! ranking of the full run. Two suites: the largest fixture with a
-//! CTest build (`ringbuf-ctest`, 13 tests) and a generated CTest suite of
-//! 1,000 tests. Medians of interleaved repetitions, measured in this run.
+//! ranking of the full run. Three suites: the largest fixture
+//! (`compact-suite`, 275 input/output tests; the developer's runner writes
+//! a JUnit report that `[watch] reports` names), the CTest fixture
+//! (`ringbuf-ctest`, 13 tests) and a generated CTest suite of 1,000 tests.
+//! Medians of repetitions, measured in this run.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -77,20 +79,83 @@ fn fault(root: &Path, file: &str, needle: &str) -> u64 {
     text.lines().position(|l| l.contains(needle)).unwrap() as u64
 }
 
+/// The faulty line (0-based) a fixture's ground-truth.json names.
+fn fault_line(root: &Path) -> u64 {
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("ground-truth.json")).unwrap())
+            .unwrap();
+    truth["faults"][0]["lines"][0].as_u64().unwrap() - 1
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
-/// One developer run: `ctest` in `build/`, then the two latencies.
-fn one_run(client: &mut Client, root: &Path, file: &str, line: u64) -> (Duration, Duration) {
+/// How the developer runs the suite.
+#[derive(Clone, Copy)]
+enum DevRunner {
+    /// `ctest` in `build/`.
+    Ctest,
+    /// A runner that writes `junit.xml` with the previous results' verdicts.
+    JUnit,
+}
+
+impl DevRunner {
+    /// Runs the suite as the developer; returns when it has ended.
+    fn run(self, root: &Path) {
+        match self {
+            DevRunner::Ctest => {
+                let status = Command::new("ctest")
+                    .current_dir(root.join("build"))
+                    .output()
+                    .unwrap()
+                    .status;
+                assert!(!status.success(), "the developer's run should fail");
+            }
+            DevRunner::JUnit => {
+                let results: Value = serde_json::from_str(
+                    &std::fs::read_to_string(root.join(".faultlens/results.json")).unwrap(),
+                )
+                .unwrap();
+                let cases: String = results["tests"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| match t["verdict"].as_str() {
+                        Some("fail") => format!(
+                            "<testcase name=\"{}\"><failure/></testcase>\n",
+                            t["name"].as_str().unwrap()
+                        ),
+                        _ => format!("<testcase name=\"{}\"/>\n", t["name"].as_str().unwrap()),
+                    })
+                    .collect();
+                std::fs::write(
+                    root.join("junit.xml"),
+                    format!("<testsuite>\n{cases}</testsuite>\n"),
+                )
+                .unwrap();
+            }
+        }
+    }
+
+    fn reason(self) -> &'static str {
+        match self {
+            DevRunner::Ctest => "localized after ctest",
+            DevRunner::JUnit => "localized after a JUnit report",
+        }
+    }
+}
+
+/// One developer run, then the two latencies.
+fn one_run(
+    client: &mut Client,
+    root: &Path,
+    runner: DevRunner,
+    (file, line): (&str, u64),
+) -> (Duration, Duration) {
     client.seen.clear();
-    let status = Command::new("ctest")
-        .current_dir(root.join("build"))
-        .output()
-        .unwrap()
-        .status;
-    assert!(!status.success(), "the developer's run should fail");
+    runner.run(root);
     let end = Instant::now();
     let wait = Duration::from_secs(600);
     client
@@ -122,7 +187,7 @@ fn one_run(client: &mut Client, root: &Path, file: &str, line: u64) -> (Duration
                     && m["params"]["state"] == "done"
                     && m["params"]["message"]
                         .as_str()
-                        .is_some_and(|t| t.contains("localized after ctest"))
+                        .is_some_and(|t| t.contains(runner.reason()))
             },
             wait,
         )
@@ -131,7 +196,7 @@ fn one_run(client: &mut Client, root: &Path, file: &str, line: u64) -> (Duration
 }
 
 fn main() {
-    println!("time from the end of the developer's failing `ctest` to the editor's diagnostics (medians of {REPEATS}):");
+    println!("time from the end of the developer's failing test run to the editor's diagnostics (medians of {REPEATS}):");
     println!(
         "{:<16} {:>6} {:>14} {:>14} {:>12}",
         "suite", "tests", "first (ms)", "final (ms)", "first/final"
@@ -144,36 +209,57 @@ fn main() {
     );
     let generated = dir.path().join("digits-1000");
     generated_suite(&generated);
+    let largest = dir.path().join("compact-suite");
+    copy_tree(
+        &common::repo_root().join("fixtures/compact-suite"),
+        &largest,
+    );
+    let config = std::fs::read_to_string(largest.join("faultlens.toml")).unwrap();
+    std::fs::write(
+        largest.join("faultlens.toml"),
+        format!("[watch]\nreports = [\"junit.xml\"]\n\n{config}"),
+    )
+    .unwrap();
     let suites = [
         (
+            &largest,
+            DevRunner::JUnit,
+            ("/numfmt.c", fault_line(&largest)),
+        ),
+        (
             &fixture,
-            "/src/ringbuf.c",
-            fault(&fixture, "src/ringbuf.c", "% rb->count]"),
+            DevRunner::Ctest,
+            (
+                "/src/ringbuf.c",
+                fault(&fixture, "src/ringbuf.c", "% rb->count]"),
+            ),
         ),
         (
             &generated,
-            "/digits.c",
-            fault(&generated, "digits.c", "n < 990"),
+            DevRunner::Ctest,
+            ("/digits.c", fault(&generated, "digits.c", "n < 990")),
         ),
     ];
-    for (root, file, line) in suites {
-        // The developer's own build, and faultlens's results of an earlier run.
-        for args in [vec!["-S", ".", "-B", "build"], vec!["--build", "build"]] {
-            assert!(Command::new("cmake")
-                .args(&args)
-                .current_dir(root)
-                .output()
-                .unwrap()
-                .status
-                .success());
+    for (root, runner, at) in suites {
+        if let DevRunner::Ctest = runner {
+            // The developer's own build.
+            for args in [vec!["-S", ".", "-B", "build"], vec!["--build", "build"]] {
+                let built = Command::new("cmake")
+                    .args(&args)
+                    .current_dir(root)
+                    .output()
+                    .unwrap();
+                assert!(built.status.success());
+            }
         }
+        // faultlens's results of an earlier run.
         common::lsp::cli(&["localize", root.to_str().unwrap()]);
         let mut client = Client::start();
         client.initialize(root, json!({"trusted": true, "diagnose": false}));
         client.wait_notification("faultlens/status", |s: &Value| s["state"] == "done");
         let (mut firsts, mut finals) = (Vec::new(), Vec::new());
         for _ in 0..REPEATS {
-            let (first, last) = one_run(&mut client, root, file, line);
+            let (first, last) = one_run(&mut client, root, runner, at);
             firsts.push(first);
             finals.push(last);
         }

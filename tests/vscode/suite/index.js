@@ -384,6 +384,26 @@ async function trusted(check) {
     }
   });
 
+  await check("a failing task of the test group re-localizes, and the status says the task started it", async () => {
+    const resultsBefore = fs.statSync(resultsFile).mtimeMs;
+    const task = new vscode.Task(
+      { type: "shell" },
+      vscode.TaskScope.Workspace,
+      "my unit tests",
+      "e2e",
+      new vscode.ShellExecution("./check-everything.sh || exit 3"),
+    );
+    task.group = vscode.TaskGroup.Test;
+    await vscode.tasks.executeTask(task);
+    await waitFor("a new results file", () => fs.statSync(resultsFile).mtimeMs > resultsBefore, 90000);
+    await waitFor(
+      "a status naming the task",
+      () => api.status().state === "done" && /as a task failed \(exit code 3\)/.test(api.status().message),
+      60000,
+    );
+    assert(api.status().failing === 3, describe(api.status()));
+  });
+
   await check("editing a ranked line marks it stale everywhere", async () => {
     const editor = await vscode.window.showTextDocument(ctx.doc);
     await editor.edit((b) => b.insert(new vscode.Position(FAULT_LINE, editor.document.lineAt(FAULT_LINE).text.length), " /* edited */"));
