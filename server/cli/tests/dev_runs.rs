@@ -1,6 +1,7 @@
 //! The developer runs their own tests (CTest, Meson, `make check`, any
 //! runner writing JUnit, a command in the editor's terminal) and the real
-//! `faultlens lsp`, with no command sent, re-localizes when a run fails.
+//! `faultlens lsp`, with no command sent, re-localizes when a run fails;
+//! `faultlens watch` in a real terminal (tmux) does the same.
 
 mod common;
 
@@ -250,4 +251,97 @@ fn a_storm_of_failing_runs_localizes_one_at_a_time_and_the_last_one_wins() {
     assert!(ends.iter().any(|e| e.contains("cancelled")), "{ends:?}");
     assert_eq!(ends.last().unwrap(), &"3 failing of 15 tests");
     client.shutdown();
+}
+
+/// A detached tmux session, killed when the test ends however it ends.
+struct Tmux(String);
+
+impl Tmux {
+    fn start(command: &str) -> Tmux {
+        let name = format!("faultlens-watch-{}", std::process::id());
+        let ok = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "200",
+                "-y",
+                "80",
+                command,
+            ])
+            .status()
+            .expect("tmux runs")
+            .success();
+        assert!(ok, "tmux new-session failed");
+        Tmux(name)
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.0])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn wait_for(&self, what: &str, within: Duration) -> String {
+        let end = Instant::now() + within;
+        loop {
+            let screen = self.screen();
+            if screen.contains(what) {
+                return screen;
+            }
+            assert!(Instant::now() < end, "no {what:?} on the screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.0])
+            .status();
+    }
+}
+
+#[test]
+fn watch_redraws_the_ranking_after_a_failing_ctest_run_in_a_real_terminal() {
+    let (_dir, root) = fixture("ringbuf-ctest");
+    let root = root.as_path();
+    let bin = env!("CARGO_BIN_EXE_faultlens");
+    // The shell keeps the pane after faultlens exits, so its last words stay readable.
+    let tmux = Tmux::start(&format!(
+        "{bin} watch {}; echo watch-exited-$?; sleep 60",
+        root.display()
+    ));
+    tmux.wait_for("waiting for your test runs", Duration::from_secs(30));
+
+    assert_eq!(developer(root, "cmake", &["-S", ".", "-B", "build"]), 0);
+    assert_eq!(developer(root, "cmake", &["--build", "build"]), 0);
+    assert_ne!(developer(&root.join("build"), "ctest", &[]), 0);
+
+    let screen = tmux.wait_for(
+        "localized after ctest in build/ failed 3 of 13 tests: 3 failing of 13 tests",
+        Duration::from_secs(180),
+    );
+    // Under Ochiai the fault ties for ranks 5-8 with the rest of `rb_get`
+    // (5 passing tests call it; the tests that fail all pop first).
+    let fault_row = screen
+        .lines()
+        .find(|l| l.contains("src/ringbuf.c:80"))
+        .unwrap_or_else(|| panic!("the faulty line is not in the table:\n{screen}"));
+    assert!(fault_row.trim_start().starts_with("5-8"), "{fault_row}");
+    // Redrawn, not scrolled: the first run's header is gone, the new one waits.
+    assert!(screen.contains("waiting for your test runs"), "{screen}");
+    assert!(root.join(".faultlens/results.json").exists());
+
+    // Ctrl-C stops it cleanly.
+    Command::new("tmux")
+        .args(["send-keys", "-t", &tmux.0, "C-c"])
+        .status()
+        .unwrap();
+    tmux.wait_for("watch-exited-0", Duration::from_secs(30));
 }
