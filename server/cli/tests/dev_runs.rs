@@ -119,6 +119,37 @@ fn make_check_in_the_editors_terminal_re_localizes() {
 }
 
 #[test]
+fn the_projects_own_runner_typed_in_the_terminal_counts_and_other_commands_do_not() {
+    let (_dir, root) = fixture("runner-script");
+    let mut client = trusted(&root);
+    // Not a test command: nothing starts.
+    client.notify(
+        "faultlens/testRunEnded",
+        json!({"commandLine": "./build.sh", "exitCode": 1, "source": "terminal"}),
+    );
+    // `[runner] run = "./run_tests.sh {name}"`: its program runs tests.
+    assert_eq!(developer(&root, "sh", &["build.sh"]), 0);
+    let code = developer(&root, "./run_tests.sh", &["touching"]);
+    assert_ne!(code, 0);
+    client.notify(
+        "faultlens/testRunEnded",
+        json!({"commandLine": "./run_tests.sh touching", "exitCode": code, "source": "terminal"}),
+    );
+    status_after(
+        &mut client,
+        "after `./run_tests.sh touching` in the terminal failed (exit code 1)",
+    );
+    wait_fault_warning(&mut client, "/intervals.c", 23 - 1);
+    let begun: Vec<&Value> = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
+        .collect();
+    assert_eq!(begun.len(), 1, "{begun:?}");
+    client.shutdown();
+}
+
+#[test]
 fn a_junit_report_the_project_names_re_localizes_and_a_disagreement_is_said() {
     let (_dir, root) = fixture("mid-args");
     let config = root.join("faultlens.toml");
@@ -229,27 +260,49 @@ fn a_storm_of_failing_runs_localizes_one_at_a_time_and_the_last_one_wins() {
         p["token"] == last_token && p["value"]["kind"] == "end"
     });
     assert_eq!(done["value"]["message"], "3 failing of 15 tests");
-    // Every run began and ended (none is left running); a run replaced
-    // while another worked was cancelled, and no run ended after the last.
-    let progress: Vec<&Value> = client
+    // Every run began and ends (none is left running; a replaced run's end
+    // may be sent after the last run's); a run replaced while another
+    // worked was cancelled; no run finished with results after the last.
+    let ends_of = |client: &Client| -> Vec<(Value, String)> {
+        client
+            .log
+            .iter()
+            .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end")
+            .map(|m| {
+                let message = m["params"]["value"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                (m["params"]["token"].clone(), message)
+            })
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ends_of(&client).len() < 20 && Instant::now() < deadline {
+        client.wait_message(
+            |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end",
+            Duration::from_secs(1),
+        );
+    }
+    let begun = client
         .log
         .iter()
-        .filter(|m| m["method"] == "$/progress")
-        .map(|m| &m["params"])
-        .collect();
-    let begun = progress
-        .iter()
-        .filter(|p| p["value"]["kind"] == "begin")
+        .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
         .count();
-    let ends: Vec<&str> = progress
-        .iter()
-        .filter(|p| p["value"]["kind"] == "end")
-        .map(|p| p["value"]["message"].as_str().unwrap())
-        .collect();
+    let ends = ends_of(&client);
     assert_eq!(begun, 20, "{ends:?}");
     assert_eq!(ends.len(), 20, "{ends:?}");
-    assert!(ends.iter().any(|e| e.contains("cancelled")), "{ends:?}");
-    assert_eq!(ends.last().unwrap(), &"3 failing of 15 tests");
+    assert!(
+        ends.iter().any(|(_, e)| e.contains("cancelled")),
+        "{ends:?}"
+    );
+    let last_at = ends.iter().position(|(t, _)| *t == last_token).unwrap();
+    assert!(
+        ends[last_at + 1..]
+            .iter()
+            .all(|(_, e)| e.contains("cancelled")),
+        "{ends:?}"
+    );
     client.shutdown();
 }
 

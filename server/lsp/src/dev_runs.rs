@@ -62,6 +62,9 @@ fn matches_pattern(words: &[&str], pattern: &str) -> bool {
 pub struct DevWatch {
     watch: Arc<Mutex<Option<Watch>>>,
     files: Arc<Mutex<Option<FileWatcher>>>,
+    /// The program of the project's `[runner] run` command: typed in a
+    /// terminal, it runs tests too.
+    runner: Arc<Mutex<Option<String>>>,
 }
 
 impl DevWatch {
@@ -71,9 +74,14 @@ impl DevWatch {
         let watch = slot.get_or_insert_with(|| {
             // JUnit reports the project names; a configuration that does
             // not load names none (the localization says why it fails).
-            let junit = faultlens_workspace::Project::load(&root)
-                .map(|p| p.config.watch.reports.clone())
-                .unwrap_or_default();
+            let config = faultlens_workspace::Project::load(&root)
+                .map(|p| p.config)
+                .ok();
+            *self.runner.lock().unwrap_or_else(|p| p.into_inner()) = config
+                .as_ref()
+                .and_then(|c| c.runner.as_ref())
+                .and_then(|r| r.run.split_whitespace().next().map(String::from));
+            let junit = config.map(|c| c.watch.reports).unwrap_or_default();
             Watch::new(&root, &junit, now)
         });
         watch
@@ -85,6 +93,16 @@ impl DevWatch {
 
     pub fn rescan_soon(&self) {
         rescan(&self.watch);
+    }
+
+    /// The command lines that run tests: the setting's and the project's runner.
+    fn test_commands(&self, configured: &[String]) -> Vec<String> {
+        let runner = self
+            .runner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        configured.iter().cloned().chain(runner).collect()
     }
 
     /// Follows the OS's file events under `root` (once); `Err` says why
@@ -180,8 +198,10 @@ impl Backend {
                 return;
             }
         };
-        let is_test = params.test_group
-            || is_test_command(&params.command_line, &self.state().settings().test_commands);
+        let patterns = self
+            .dev_watch()
+            .test_commands(&self.state().settings().test_commands);
+        let is_test = params.test_group || is_test_command(&params.command_line, &patterns);
         if !is_test || params.exit_code.is_none_or(|code| code == 0) {
             return;
         }
