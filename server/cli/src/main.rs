@@ -45,6 +45,26 @@ pub struct RankArgs {
     include_test_code: bool,
 }
 
+/// How the tests run (both `localize` and `watch` run them).
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Per-test time limit in seconds (overrides [run] timeout).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<f64>,
+    /// Tests run at once (default: number of cores).
+    #[arg(long, short, value_parser = parse_jobs)]
+    jobs: Option<usize>,
+}
+
+impl RunArgs {
+    fn options(&self) -> faultlens_pipeline::RunOptions {
+        faultlens_pipeline::RunOptions {
+            timeout: self.timeout.map(std::time::Duration::from_secs_f64),
+            jobs: self.jobs,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Build for coverage, run every test, rank the lines most likely to hold the fault.
@@ -53,12 +73,8 @@ enum Command {
         path: Option<PathBuf>,
         #[command(flatten)]
         rank: RankArgs,
-        /// Per-test time limit in seconds (overrides [run] timeout).
-        #[arg(long, value_parser = parse_seconds)]
-        timeout: Option<f64>,
-        /// Tests run at once (default: number of cores).
-        #[arg(long, short, value_parser = parse_jobs)]
-        jobs: Option<usize>,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Wait for your own test runs (ctest, meson test, make check, JUnit reports) and localize after each failing one.
     Watch {
@@ -66,12 +82,8 @@ enum Command {
         path: Option<PathBuf>,
         #[command(flatten)]
         rank: RankArgs,
-        /// Per-test time limit in seconds (overrides [run] timeout).
-        #[arg(long, value_parser = parse_seconds)]
-        timeout: Option<f64>,
-        /// Tests run at once (default: number of cores).
-        #[arg(long, short, value_parser = parse_jobs)]
-        jobs: Option<usize>,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Rank again from the last run's results (.faultlens/results.json), without building or running.
     Rank {
@@ -226,18 +238,10 @@ fn is_cancelled(e: &anyhow::Error) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Localize {
-            path,
-            rank,
-            timeout,
-            jobs,
-        } => commands::localize::run(path, &rank, timeout, jobs),
-        Command::Watch {
-            path,
-            rank,
-            timeout,
-            jobs,
-        } => commands::watch::run(path, &rank, timeout, jobs),
+        Command::Localize { path, rank, run } => {
+            commands::localize::run(path, &rank, &run.options())
+        }
+        Command::Watch { path, rank, run } => commands::watch::run(path, &rank, &run.options()),
         Command::Rank { path, rank } => commands::localize::rank_only(path, &rank),
         Command::Tests { path, json } => commands::tests::run(path, json),
         Command::Eval {

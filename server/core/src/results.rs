@@ -125,6 +125,27 @@ pub struct TestRecord {
     pub coverage: Vec<FileCoverage>,
 }
 
+impl TestRecord {
+    /// A record of `name` ending as `outcome`, with no output, location or
+    /// coverage yet: what the tools and tests that assemble records start from.
+    pub fn new(name: impl Into<String>, outcome: Outcome) -> TestRecord {
+        TestRecord {
+            name: name.into(),
+            verdict: outcome.verdict(),
+            outcome,
+            reason: None,
+            exit_code: None,
+            signal: None,
+            duration_ms: 0,
+            location: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            output_truncated: false,
+            coverage: Vec::new(),
+        }
+    }
+}
+
 /// Per-file coverage of one test. `lines[i]` ran `counts[i]` times (> 0).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileCoverage {

@@ -96,27 +96,17 @@ pub fn explain(dev: &DevRun, found: &[Disagreement]) -> Option<String> {
 mod tests {
     use super::*;
     use faultlens_core::results::{Outcome, TestRecord};
-    use faultlens_workspace::devruns::{DevTest, ReportKind};
+    use faultlens_workspace::devruns::ReportKind;
 
     fn record(name: &str, fail: bool) -> TestRecord {
-        TestRecord {
-            name: name.into(),
-            verdict: if fail { Verdict::Fail } else { Verdict::Pass },
-            outcome: if fail {
+        TestRecord::new(
+            name,
+            if fail {
                 Outcome::Failed
             } else {
                 Outcome::Passed
             },
-            reason: None,
-            exit_code: None,
-            signal: None,
-            duration_ms: 1,
-            location: None,
-            stdout: String::new(),
-            stderr: String::new(),
-            output_truncated: false,
-            coverage: vec![],
-        }
+        )
     }
 
     fn results(tests: Vec<TestRecord>) -> RunResults {
@@ -132,19 +122,12 @@ mod tests {
     }
 
     fn dev(kind: ReportKind, tests: &[(&str, DevVerdict)], total: usize) -> DevRun {
-        DevRun {
+        DevRun::new(
             kind,
-            report: "build/Testing/Temporary/LastTest.log".into(),
-            dir: "build".into(),
-            tests: tests
-                .iter()
-                .map(|(n, v)| DevTest {
-                    name: n.to_string(),
-                    verdict: *v,
-                })
-                .collect(),
+            "build/Testing/Temporary/LastTest.log".into(),
+            tests,
             total,
-        }
+        )
     }
 
     #[test]

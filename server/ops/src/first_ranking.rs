@@ -109,7 +109,7 @@ pub fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use faultlens_core::results::{FileCoverage, Outcome, SuiteKind, TestRecord, Verdict};
+    use faultlens_core::results::{FileCoverage, Outcome, SuiteKind, TestRecord};
 
     fn file(path: &str, digest: &str) -> SourceFile {
         SourceFile {
@@ -121,32 +121,22 @@ mod tests {
     }
 
     fn test(name: &str, fail: bool, files: &[u32]) -> TestRecord {
-        TestRecord {
-            name: name.into(),
-            verdict: if fail { Verdict::Fail } else { Verdict::Pass },
-            outcome: if fail {
-                Outcome::Failed
-            } else {
-                Outcome::Passed
-            },
-            reason: None,
-            exit_code: None,
-            signal: None,
-            duration_ms: 1,
-            location: None,
-            stdout: String::new(),
-            stderr: String::new(),
-            output_truncated: false,
-            coverage: files
-                .iter()
-                .map(|&f| FileCoverage {
-                    file: f,
-                    lines: vec![1],
-                    counts: vec![1],
-                    branches: vec![],
-                })
-                .collect(),
-        }
+        let outcome = if fail {
+            Outcome::Failed
+        } else {
+            Outcome::Passed
+        };
+        let mut record = TestRecord::new(name, outcome);
+        record.coverage = files
+            .iter()
+            .map(|&f| FileCoverage {
+                file: f,
+                lines: vec![1],
+                counts: vec![1],
+                branches: vec![],
+            })
+            .collect();
+        record
     }
 
     fn results(files: Vec<SourceFile>, tests: Vec<TestRecord>) -> RunResults {

@@ -13,7 +13,6 @@ use faultlens_workspace::{store, Project};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Exit status when every test passed: there is nothing to localize.
 const NOTHING_TO_LOCALIZE: u8 = 3;
@@ -21,17 +20,12 @@ const NOTHING_TO_LOCALIZE: u8 = 3;
 pub fn run(
     path: Option<PathBuf>,
     args: &RankArgs,
-    timeout: Option<f64>,
-    jobs: Option<usize>,
+    options: &RunOptions,
 ) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
     let measure = args.measure;
     let project = Project::load(&root)?;
-    let options = RunOptions {
-        timeout: timeout.map(Duration::from_secs_f64),
-        jobs,
-    };
-    let results = localize_and_store(&project, &options)?;
+    let results = localize_and_store(&project, options)?;
     render(&project.root, results, measure, args)
 }
 

@@ -35,16 +35,11 @@ struct Running {
 pub fn run(
     path: Option<PathBuf>,
     args: &RankArgs,
-    timeout: Option<f64>,
-    jobs: Option<usize>,
+    options: &RunOptions,
 ) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
     let project = Project::load(&root)?;
     let root = project.root.clone();
-    let options = RunOptions {
-        timeout: timeout.map(Duration::from_secs_f64),
-        jobs,
-    };
     let interrupt = crate::interrupt::token();
     let (wake, woken) = channel();
     let _events = file_events(&root, wake);
@@ -78,7 +73,7 @@ pub fn run(
             }
             let reason = describe(&failing);
             screen.note(&format!("✗ {reason}: localizing"));
-            running = Some(start(&root, &options, failing));
+            running = Some(start(&root, options, failing));
         }
         if let Some(job) = &running {
             if let Ok(first) = job.first.try_recv() {

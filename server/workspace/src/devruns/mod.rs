@@ -76,6 +76,29 @@ pub struct DevRun {
 }
 
 impl DevRun {
+    /// The run `report` (relative to the project) tells of: `tests` by name
+    /// and verdict, `total` run.
+    pub fn new(
+        kind: ReportKind,
+        report: PathBuf,
+        tests: &[(&str, DevVerdict)],
+        total: usize,
+    ) -> DevRun {
+        DevRun {
+            kind,
+            dir: build_dir(&report, kind),
+            report,
+            tests: tests
+                .iter()
+                .map(|(name, verdict)| DevTest {
+                    name: name.to_string(),
+                    verdict: *verdict,
+                })
+                .collect(),
+            total,
+        }
+    }
+
     /// The names of the tests that failed.
     pub fn failed(&self) -> Vec<&str> {
         self.tests
@@ -199,19 +222,7 @@ mod tests {
     use super::*;
 
     fn run(kind: ReportKind, report: &str, tests: &[(&str, DevVerdict)], total: usize) -> DevRun {
-        DevRun {
-            kind,
-            report: report.into(),
-            dir: build_dir(Path::new(report), kind),
-            tests: tests
-                .iter()
-                .map(|(n, v)| DevTest {
-                    name: n.to_string(),
-                    verdict: *v,
-                })
-                .collect(),
-            total,
-        }
+        DevRun::new(kind, report.into(), tests, total)
     }
 
     #[test]
