@@ -45,7 +45,7 @@ fn main() {
     }
     let values: Vec<f64> = components.iter().map(|c| c.2).collect();
     println!("derivation: {:?}", scores.stats);
-    for r in rank_scores(&values, None).iter().take(top) {
+    for r in rank_scores(&values, None, None).iter().take(top) {
         let (fi, line, score) = components[r.component];
         let text = sources[fi]
             .as_deref()

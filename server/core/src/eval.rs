@@ -47,7 +47,7 @@ mod tests {
 
     #[test]
     fn exam_uses_the_average_rank_of_the_tie_group() {
-        let ranking = rank_scores(&[0.9, 0.5, 0.5, 0.5, 0.1], None);
+        let ranking = rank_scores(&[0.9, 0.5, 0.5, 0.5, 0.1], None, None);
         let pos = fault_position(&ranking, |c| c == 2).unwrap();
         assert_eq!((pos.best, pos.worst, pos.average), (2, 4, 3.0));
         assert!((pos.exam - 0.6).abs() < 1e-12);

@@ -4,6 +4,13 @@
 //! best rank (the group's first position), the worst (its last) and the
 //! average. A developer reading top-down may have to read the whole group, so
 //! the average is the honest headline figure.
+//!
+//! Every ranking, whatever its scores (a formula, BlockRank, fusion), puts
+//! the lines some failing test ran before the lines none ran, and breaks
+//! ties of score by the spectrum: more failing tests first, then fewer
+//! passing ones. So a line no failing test ran never ties with or ranks
+//! above one that failing tests ran, and of two lines with the same score
+//! the one more failing tests ran comes first.
 
 use crate::measures::Formula;
 use crate::spectra::Counts;
@@ -27,19 +34,50 @@ pub struct Ranked {
     pub rank: Rank,
 }
 
+/// The order of two components, best first, ignoring their index.
+#[derive(Clone, Copy, PartialEq)]
+struct Key {
+    /// Some failing test ran it.
+    failing: bool,
+    score: f64,
+    secondary: f64,
+    ef: u32,
+    ep: u32,
+}
+
+impl Key {
+    fn cmp(&self, other: &Key) -> Ordering {
+        other
+            .failing
+            .cmp(&self.failing)
+            .then_with(|| other.score.total_cmp(&self.score))
+            .then_with(|| other.secondary.total_cmp(&self.secondary))
+            .then_with(|| other.ef.cmp(&self.ef))
+            .then_with(|| self.ep.cmp(&other.ep))
+    }
+}
+
 /// Ranks components by `scores` (descending), breaking ties by `secondary`
-/// where given. Members of a tie group are listed by component index, so the
-/// order is deterministic; their ranks are identical.
-pub fn rank_scores(scores: &[f64], secondary: Option<&[f64]>) -> Vec<Ranked> {
-    let key = |i: usize| (scores[i], secondary.map_or(0.0, |s| s[i]));
+/// where given, then by `spectrum` (see the module's documentation; with
+/// `None`, by scores alone). Members of a tie group are listed by component
+/// index, so the order is deterministic; their ranks are identical.
+pub fn rank_scores(
+    scores: &[f64],
+    secondary: Option<&[f64]>,
+    spectrum: Option<&[Counts]>,
+) -> Vec<Ranked> {
+    let key = |i: usize| {
+        let counts = spectrum.map(|c| c[i]);
+        Key {
+            failing: counts.is_none_or(|c| c.ef > 0),
+            score: scores[i],
+            secondary: secondary.map_or(0.0, |s| s[i]),
+            ef: counts.map_or(0, |c| c.ef),
+            ep: counts.map_or(0, |c| c.ep),
+        }
+    };
     let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (sa, ca) = key(a);
-        let (sb, cb) = key(b);
-        sb.total_cmp(&sa)
-            .then_with(|| cb.total_cmp(&ca))
-            .then(a.cmp(&b))
-    });
+    order.sort_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
     let mut out = Vec::with_capacity(order.len());
     let mut start = 0;
     while start < order.len() {
@@ -66,8 +104,8 @@ pub fn rank_scores(scores: &[f64], secondary: Option<&[f64]>) -> Vec<Ranked> {
     out
 }
 
-fn same_key(a: (f64, f64), b: (f64, f64)) -> bool {
-    a.0.total_cmp(&b.0) == Ordering::Equal && a.1.total_cmp(&b.1) == Ordering::Equal
+fn same_key(a: Key, b: Key) -> bool {
+    a.cmp(&b) == Ordering::Equal
 }
 
 /// Scores every component under a spectrum measure and ranks them.
@@ -82,7 +120,7 @@ pub fn rank_counts(measure: Formula, counts: &[Counts]) -> Vec<Ranked> {
         ),
         _ => None,
     };
-    rank_scores(&scores, confidence.as_deref())
+    rank_scores(&scores, confidence.as_deref(), Some(counts))
 }
 
 #[cfg(test)]
@@ -91,7 +129,7 @@ mod tests {
 
     #[test]
     fn ties_carry_best_worst_and_average() {
-        let ranked = rank_scores(&[0.5, 0.9, 0.5, 0.1, 0.5], None);
+        let ranked = rank_scores(&[0.5, 0.9, 0.5, 0.1, 0.5], None, None);
         let order: Vec<usize> = ranked.iter().map(|r| r.component).collect();
         assert_eq!(order, vec![1, 0, 2, 4, 3]);
         assert_eq!(
@@ -134,8 +172,28 @@ mod tests {
     }
 
     #[test]
+    fn the_spectrum_breaks_ties_and_lines_no_failing_test_ran_come_last() {
+        // Same score: more failing tests first, then fewer passing ones; a
+        // line no failing test ran after every line some failing test ran,
+        // even with a higher score (as BlockRank may give it).
+        let counts = [
+            Counts::new(1, 2, 0, 5), // ef 1
+            Counts::new(3, 0, 2, 3), // ef 3, ep 2
+            Counts::new(3, 0, 1, 4), // ef 3, ep 1
+            Counts::new(0, 3, 1, 4), // no failing test
+            Counts::new(3, 0, 1, 4), // same as 2: a tie
+        ];
+        let ranked = rank_scores(&[0.5, 0.5, 0.5, 0.9, 0.5], None, Some(&counts));
+        let order: Vec<usize> = ranked.iter().map(|r| r.component).collect();
+        assert_eq!(order, vec![2, 4, 1, 0, 3]);
+        assert_eq!((ranked[0].rank.best, ranked[0].rank.worst), (1, 2));
+        assert_eq!(ranked[1].rank, ranked[0].rank);
+        assert_eq!(ranked[4].rank.best, 5);
+    }
+
+    #[test]
     fn infinite_scores_rank_first_and_tie_with_each_other() {
-        let ranked = rank_scores(&[1.0, f64::INFINITY, f64::INFINITY], None);
+        let ranked = rank_scores(&[1.0, f64::INFINITY, f64::INFINITY], None, None);
         assert_eq!(
             ranked[0].rank,
             Rank {

@@ -69,7 +69,7 @@ impl Analysis {
                         evidence.score(&results.files[c.file as usize].path, c.line, counts)
                     })
                     .collect();
-                (rank_scores(&scores, None), None)
+                (rank_scores(&scores, None, Some(&spectra.counts)), None)
             }
             Ranker::BlockRank => {
                 let texts: Vec<Option<String>> = results
@@ -88,7 +88,10 @@ impl Analysis {
                             .unwrap_or(scores.unmapped_score)
                     })
                     .collect();
-                (rank_scores(&line_scores, None), Some(scores))
+                (
+                    rank_scores(&line_scores, None, Some(&spectra.counts)),
+                    Some(scores),
+                )
             }
         };
         Ok(Analysis {
