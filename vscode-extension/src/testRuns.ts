@@ -19,9 +19,9 @@ function taskCommandLine(task: vscode.Task): string {
 export function watchTestRuns(send: (params: TestRunEndedParams) => void, log: (line: string) => void): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.window.onDidEndTerminalShellExecution((e) => {
-      const params = testRunEnded(e.execution.commandLine.value, "terminal", e.exitCode, e.execution.cwd?.fsPath);
-      log(`[client] terminal command ended: ${JSON.stringify(params)}`);
-      send(params);
+      // The command line itself is not logged: it may hold anything the user typed.
+      log(`[client] a terminal command ended (exit code ${String(e.exitCode)}); the server decides whether it ran tests`);
+      send(testRunEnded(e.execution.commandLine.value, "terminal", e.exitCode, e.execution.cwd?.fsPath));
     }),
     vscode.tasks.onDidEndTaskProcess((e) => {
       const task = e.execution.task;

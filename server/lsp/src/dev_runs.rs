@@ -9,16 +9,17 @@ use crate::protocol::{RunSource, TestRunEndedParams};
 use crate::server::Backend;
 use crate::session::RunTrigger;
 use faultlens_core::results::RunResults;
-use faultlens_workspace::devruns::watch::{on_changes, FileWatcher, Watch};
+use faultlens_workspace::devruns::watch::{FileEvents, Watch, MAX_DIRS, QUIET};
 use faultlens_workspace::devruns::DevRun;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tower_lsp_server::ls_types::MessageType;
 
-/// A report that settles this soon after the editor said the same run
-/// ended belongs to that run: it adds its verdicts, it starts nothing.
+/// The editor's word that a run ended and a report settling this close
+/// together (either first) are one run: one localization, with both.
 const SAME_RUN: Duration = Duration::from_secs(10);
 
 /// Whether `line` runs tests: one of its commands (split at `&&`, `||`,
@@ -55,101 +56,162 @@ fn matches_pattern(words: &[&str], pattern: &str) -> bool {
 }
 
 /// The report watch of a server: made at the first poll (reports already
-/// there then are history), then polled on a blocking thread; the OS's
-/// file events make it look for new build directories at once when the
-/// client has no file watcher to offer.
+/// there then are history), then polled on a blocking thread. Where the
+/// client offers no file watcher, the OS's file events on the walked
+/// directories ask for a new walk at once.
 #[derive(Default, Clone)]
-pub struct DevWatch {
-    watch: Arc<Mutex<Option<Watch>>>,
-    files: Arc<Mutex<Option<FileWatcher>>>,
-    /// The program of the project's `[runner] run` command: typed in a
+pub struct DevWatch(Arc<Mutex<WatchState>>);
+
+#[derive(Default)]
+struct WatchState {
+    watch: Option<Watch>,
+    /// Set by file events and the client's watcher without taking the lock.
+    rescan: Arc<AtomicBool>,
+    /// Follow the OS's file events (the client has no watcher).
+    follow_files: bool,
+    files: Option<FileEvents>,
+    /// Why the OS's file events are not followed.
+    files_failed: Option<String>,
+    /// That reason was told.
+    told_files_failed: bool,
+    /// The project's `[runner] run` command up to its `{name}`: typed in a
     /// terminal, it runs tests too.
-    runner: Arc<Mutex<Option<String>>>,
+    runner: Option<String>,
+}
+
+/// What a poll found, beyond the runs.
+pub struct Polled {
+    pub runs: Vec<Result<DevRun, String>>,
+    /// Something to tell the user once (a walk cut short, no file events).
+    pub notes: Vec<String>,
 }
 
 impl DevWatch {
-    fn poll(&self, root: PathBuf) -> Vec<Result<DevRun, String>> {
-        let mut slot = self.watch.lock().unwrap_or_else(|p| p.into_inner());
+    /// Polls the reports (blocking: call it from `spawn_blocking`).
+    fn poll(&self, root: PathBuf) -> Polled {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let state = &mut *state;
         let now = Instant::now();
-        let watch = slot.get_or_insert_with(|| {
-            // JUnit reports the project names; a configuration that does
-            // not load names none (the localization says why it fails).
+        let mut notes = Vec::new();
+        if state.watch.is_none() {
+            // JUnit reports and the runner the project names; a configuration
+            // that does not load names none (the localization says why).
             let config = faultlens_workspace::Project::load(&root)
                 .map(|p| p.config)
                 .ok();
-            *self.runner.lock().unwrap_or_else(|p| p.into_inner()) = config
+            state.runner = config
                 .as_ref()
                 .and_then(|c| c.runner.as_ref())
-                .and_then(|r| r.run.split_whitespace().next().map(String::from));
+                .and_then(|r| runner_pattern(&r.run));
             let junit = config.map(|c| c.watch.reports).unwrap_or_default();
-            Watch::new(&root, &junit, now)
-        });
-        watch
+            let watch = Watch::new(&root, &junit, now);
+            state.rescan = watch.rescan_flag();
+            if watch.walk_was_cut() {
+                notes.push(format!(
+                    "the project has more than {MAX_DIRS} directories: test reports are looked for in the first {MAX_DIRS} (breadth first)"
+                ));
+            }
+            state.watch = Some(watch);
+        }
+        let watch = state.watch.as_mut().expect("made above");
+        let runs = watch
             .poll(now)
             .into_iter()
             .map(|r| r.map_err(|e| e.to_string()))
-            .collect()
+            .collect();
+        if state.follow_files && state.files_failed.is_none() {
+            if state.files.is_none() {
+                let rescan = state.rescan.clone();
+                match FileEvents::new(move || rescan.store(true, Ordering::SeqCst)) {
+                    Ok(files) => state.files = Some(files),
+                    Err(e) => state.files_failed = Some(e),
+                }
+            }
+            if let Some(files) = state.files.as_mut() {
+                if let Err(e) = files.follow(&root, watch) {
+                    state.files_failed = Some(e);
+                    state.files = None;
+                }
+            }
+            if let (Some(e), false) = (&state.files_failed, state.told_files_failed) {
+                notes.push(format!(
+                    "no file events ({e}); looking for new test reports every few seconds"
+                ));
+                state.told_files_failed = true;
+            }
+        }
+        Polled { runs, notes }
     }
 
+    /// Walk the project again at the next poll (never waits for a poll).
     pub fn rescan_soon(&self) {
-        rescan(&self.watch);
+        let flag = self
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .rescan
+            .clone();
+        flag.store(true, Ordering::SeqCst);
+    }
+
+    /// Follow the OS's file events from the next poll on.
+    pub fn follow_file_events(&self) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .follow_files = true;
     }
 
     /// The command lines that run tests: the setting's and the project's runner.
     fn test_commands(&self, configured: &[String]) -> Vec<String> {
         let runner = self
-            .runner
+            .0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
+            .runner
             .clone();
         configured.iter().cloned().chain(runner).collect()
     }
-
-    /// Follows the OS's file events under `root` (once); `Err` says why
-    /// not (the poll goes on regardless).
-    pub fn follow_file_events(&self, root: &Path) -> Result<(), String> {
-        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
-        if files.is_none() {
-            let watch = self.watch.clone();
-            *files = Some(on_changes(root, move || rescan(&watch))?);
-        }
-        Ok(())
-    }
 }
 
-fn rescan(watch: &Mutex<Option<Watch>>) {
-    if let Some(watch) = watch.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
-        watch.rescan_soon();
-    }
+/// The test-command pattern of a `[runner] run` command: the words before
+/// `{name}` (`./run_tests.sh`, `python3 tests/run.py`); none when that is
+/// only an interpreter, which runs much else.
+fn runner_pattern(run: &str) -> Option<String> {
+    let words: Vec<&str> = run
+        .split_whitespace()
+        .take_while(|w| !w.contains("{name}"))
+        .collect();
+    const INTERPRETERS: [&str; 8] = [
+        "sh", "bash", "python", "python3", "perl", "node", "env", "exec",
+    ];
+    let specific = words.iter().any(|w| {
+        let program = Path::new(w)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(w);
+        !INTERPRETERS.contains(&program) && !w.starts_with('-')
+    });
+    specific.then(|| words.join(" "))
 }
 
 impl Backend {
-    /// Follows the OS's file events where the client offers no watcher.
-    pub async fn follow_file_events(&self) {
-        let Some(root) = self.state().root().map(Path::to_path_buf) else {
-            return;
-        };
-        if let Err(e) = self.dev_watch().follow_file_events(&root) {
-            self.client
-                .log_message(
-                    MessageType::INFO,
-                    format!("faultlens: no file events ({e}); looking for new test reports every few seconds"),
-                )
-                .await;
-        }
-    }
-
     /// Checks the build directories' reports for a finished run.
     pub async fn poll_dev_runs(&self) {
         let Some(root) = self.state().root().map(Path::to_path_buf) else {
             return;
         };
         let watch = self.dev_watch().clone();
-        let Ok(news) = tokio::task::spawn_blocking(move || watch.poll(root)).await else {
+        let Ok(polled) = tokio::task::spawn_blocking(move || watch.poll(root)).await else {
             return;
         };
+        for note in polled.notes {
+            self.client
+                .log_message(MessageType::INFO, format!("faultlens: {note}"))
+                .await;
+        }
         let mut failing = Vec::new();
-        for item in news {
+        for item in polled.runs {
             match item {
                 Ok(run) if run.failed().is_empty() => {
                     self.client
@@ -198,11 +260,20 @@ impl Backend {
                 return;
             }
         };
-        let patterns = self
-            .dev_watch()
-            .test_commands(&self.state().settings().test_commands);
+        let (patterns, root) = {
+            let state = self.state();
+            let patterns = self
+                .dev_watch()
+                .test_commands(&state.settings().test_commands);
+            (patterns, state.root().map(Path::to_path_buf))
+        };
         let is_test = params.test_group || is_test_command(&params.command_line, &patterns);
-        if !is_test || params.exit_code.is_none_or(|code| code == 0) {
+        // A command run in another project's directory is that project's.
+        let elsewhere = match (&params.cwd, &root) {
+            (Some(cwd), Some(root)) => !Path::new(cwd).starts_with(root),
+            _ => false,
+        };
+        if !is_test || elsewhere || params.exit_code.is_none_or(|code| code == 0) {
             return;
         }
         let place = match params.source {
@@ -213,7 +284,7 @@ impl Backend {
         if command.chars().count() > 60 {
             command = command.chars().take(57).collect::<String>() + "...";
         }
-        self.dev_run_failed(RunTrigger {
+        let trigger = RunTrigger {
             reason: format!(
                 "`{command}` {place} failed (exit code {})",
                 params.exit_code.unwrap_or_default()
@@ -221,20 +292,27 @@ impl Backend {
             runs: Vec::new(),
             from_editor: true,
             at: Instant::now(),
-        })
-        .await;
-        // Its report, if it wrote one, settles soon: look for it then.
+        };
+        // The run's report, if it wrote one, names the failing tests (they
+        // then run first): give it the time to settle and be read.
         self.dev_watch().rescan_soon();
+        tokio::time::sleep(QUIET + crate::server::POLL_INTERVAL * 2).await;
+        self.poll_dev_runs().await;
+        self.dev_run_failed(trigger).await;
     }
 
     async fn dev_run_failed(&self, trigger: RunTrigger) {
-        let (enabled, trusted) = {
+        let (enabled, trusted, root) = {
             let state = self.state();
-            (state.settings().localize_after_test_runs, state.trusted())
+            (
+                state.settings().localize_after_test_runs,
+                state.trusted(),
+                state.root().map(Path::to_path_buf),
+            )
         };
-        if !enabled {
+        let Some(root) = root.filter(|_| enabled) else {
             return;
-        }
+        };
         if !trusted {
             let message = format!(
                 "faultlens: {}. This workspace is not trusted, so faultlens runs nothing; trust it to re-localize after each failing test run.",
@@ -253,19 +331,37 @@ impl Backend {
             return;
         }
         {
-            // The report of a run the editor already announced: the same run.
+            // The same run told twice (the editor's command and its report):
+            // one localization, with both.
             let mut state = self.state();
             let same_run = state
-                .jobs()
-                .running(crate::protocol::JobKind::Run)
-                .is_some()
-                && state.trigger().is_some_and(|t| {
-                    t.from_editor && !trigger.from_editor && t.at.elapsed() < SAME_RUN
-                });
+                .trigger()
+                .is_some_and(|t| t.from_editor != trigger.from_editor && t.at.elapsed() < SAME_RUN);
             if same_run {
-                state.add_trigger_runs(trigger.runs);
+                state.add_to_trigger(trigger);
                 return;
             }
+        }
+        // Only a project faultlens can localize (a failing `make test` of
+        // another kind of project is not news).
+        let loads = tokio::task::spawn_blocking(move || {
+            faultlens_workspace::Project::load(&root)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .await
+        .unwrap_or_else(|e| Err(e.to_string()));
+        if let Err(e) = loads {
+            self.client
+                .log_message(
+                    MessageType::INFO,
+                    format!(
+                        "faultlens: {}, but this project cannot be localized: {e}",
+                        trigger.reason
+                    ),
+                )
+                .await;
+            return;
         }
         let _ = self.start_run_after(Some(trigger)).await;
     }

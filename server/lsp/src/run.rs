@@ -88,7 +88,7 @@ pub fn run(
                 RunEvent::First(f) => {
                     if backend.is_current(JobKind::Run, epoch) {
                         reporter.report(f.describe(), None);
-                        backend.show_first_ranking(*f).await;
+                        backend.show_first_ranking(*f, epoch).await;
                         backend.send_status().await;
                     }
                     continue;
@@ -129,7 +129,13 @@ pub fn run(
             state.jobs_mut().finish(JobKind::Run, epoch);
             match &outcome {
                 Ok(_) => state.run_succeeded(),
-                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
+                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => state.run_stopped(),
+                // A run the developer's run started found faultlens running
+                // already (`faultlens watch` beside the editor): that run's
+                // results will be read when it writes them.
+                Err(e) if busy_after_developers_run(e, state.trigger().is_some()) => {
+                    state.run_stopped()
+                }
                 Err(e) => {
                     let mut build_errors = BTreeMap::new();
                     if let RunFailure::Pipeline(PipelineError::Build { diagnostics, .. }) = e {
@@ -179,8 +185,19 @@ pub fn run(
                             .await;
                     }
                 }
-                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {}
+                Err(RunFailure::Pipeline(PipelineError::Cancelled)) => {
+                    backend.reload(true).await;
+                }
+                Err(e) if busy_after_developers_run(e, backend.state().trigger().is_some()) => {
+                    backend
+                        .client
+                        .log_message(MessageType::INFO, format!("faultlens: {e}"))
+                        .await;
+                    backend.reload(true).await;
+                }
                 Err(e) => {
+                    // The stored results again, in place of a first ranking.
+                    backend.reload(true).await;
                     // A diagnosis waiting for this run has nothing to start from.
                     backend.state().take_diagnose_after_run();
                     backend
@@ -194,6 +211,18 @@ pub fn run(
         }
         reporter.finish(summary);
     })
+}
+
+/// Whether `e` is another faultlens run holding the project, for a run the
+/// developer's own run started: not worth an error.
+fn busy_after_developers_run(e: &RunFailure, after_developers_run: bool) -> bool {
+    after_developers_run
+        && matches!(
+            e,
+            RunFailure::Pipeline(PipelineError::Workspace(
+                faultlens_workspace::WorkspaceError::Busy(_)
+            ))
+        )
 }
 
 /// What a run is asked to do beyond localizing.

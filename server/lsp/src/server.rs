@@ -279,7 +279,11 @@ impl Backend {
 
     /// Shows the first ranking of a run started by the developer's failing
     /// run, until the full run is in.
-    pub async fn show_first_ranking(&self, first: faultlens_ops::first_ranking::FirstRanking) {
+    pub async fn show_first_ranking(
+        &self,
+        first: faultlens_ops::first_ranking::FirstRanking,
+        epoch: u64,
+    ) {
         let _one_at_a_time = self.shared.reload.lock().await;
         let (root, measure, open) = {
             let state = self.state();
@@ -300,7 +304,14 @@ impl Backend {
         let Ok(Ok((loc, on_disk))) = job.await else {
             return;
         };
-        self.state().show_first_ranking(loc, message, &on_disk);
+        {
+            // A newer run may have started while this one was ranked.
+            let mut state = self.state();
+            if !state.jobs().is_current(JobKind::Run, epoch) {
+                return;
+            }
+            state.show_first_ranking(loc, message, &on_disk);
+        }
         self.publish().await;
     }
 
@@ -348,7 +359,7 @@ impl Backend {
                 register_options: serde_json::to_value(options).ok(),
             };
             if let Err(e) = client.register_capability(vec![registration]).await {
-                backend.follow_file_events().await;
+                backend.dev_watch().follow_file_events();
                 client
                     .log_message(
                         MessageType::INFO,
@@ -528,12 +539,12 @@ impl LanguageServer for Backend {
                 .show_message(MessageType::INFO, format!("faultlens: {UNTRUSTED}"))
                 .await;
         }
+        if !self.caps().watch_registration {
+            self.dev_watch().follow_file_events();
+        }
         self.spawn_watch_registration();
         // The developer's reports as they are now: runs after this are news.
         self.poll_dev_runs().await;
-        if !self.caps().watch_registration {
-            self.follow_file_events().await;
-        }
         self.reload(true).await;
         self.reload_diagnosis(true).await;
         self.spawn_poller();

@@ -243,6 +243,12 @@ impl Session {
         self.first_ranking = Some(message);
     }
 
+    /// A run stopped without results: a first ranking it showed gives way
+    /// to the stored results again.
+    pub fn run_stopped(&mut self) {
+        self.first_ranking = None;
+    }
+
     /// Whether a first ranking is shown (the results file waits for the full run).
     pub fn showing_first_ranking(&self) -> bool {
         self.first_ranking.is_some()
@@ -254,11 +260,13 @@ impl Session {
         self.trigger.as_ref()
     }
 
-    /// Reports of the same run seen after it started the localization
-    /// running (the terminal said so first, then the report settled).
-    pub fn add_trigger_runs(&mut self, runs: Vec<faultlens_workspace::devruns::DevRun>) {
+    /// The same run told again by its other source (the report after the
+    /// editor's word, or the other way round): its reports join the
+    /// agreement check and its words the status.
+    pub fn add_to_trigger(&mut self, other: RunTrigger) {
         if let Some(trigger) = self.trigger.as_mut() {
-            trigger.runs.extend(runs);
+            trigger.runs.extend(other.runs);
+            trigger.reason = format!("{} ({})", trigger.reason, other.reason);
         }
     }
 
@@ -423,7 +431,10 @@ impl Session {
     ) {
         self.localization = Some(Arc::new(loc));
         self.results_signature = signature;
-        self.problem = None;
+        // New results answer a broken results file, not a failed run.
+        if matches!(self.problem, Some(Problem::Results(_))) {
+            self.problem = None;
+        }
         let mut overlay = std::mem::take(&mut self.ranked_lines);
         let documents = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
         overlay.install(documents, on_disk, |uri| self.fresh_tracker(uri));

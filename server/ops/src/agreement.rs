@@ -5,6 +5,7 @@
 
 use faultlens_core::results::{RunResults, Verdict};
 use faultlens_workspace::devruns::{DevRun, DevVerdict};
+use std::collections::HashSet;
 
 /// One test the two runs judged differently.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,8 +46,15 @@ pub fn disagreements(dev: &DevRun, results: &RunResults) -> Vec<Disagreement> {
             });
         }
     }
-    // Automake's log names only the tests that did not pass.
-    if dev.tests.len() < dev.total {
+    // Automake's log names only the tests that did not pass: the others
+    // passed, when the log ran the same tests as faultlens (a subdirectory's
+    // log in a recursive build runs only its own).
+    let executables: HashSet<&str> = results
+        .tests
+        .iter()
+        .map(|r| r.name.split("::").next().unwrap_or(&r.name))
+        .collect();
+    if dev.tests.len() < dev.total && executables.len() == dev.total {
         for record in &results.tests {
             let executable = record.name.split("::").next().unwrap_or(&record.name);
             if record.verdict == Verdict::Fail
@@ -179,6 +187,11 @@ mod tests {
         );
         // Automake names only what did not pass: t_ok passed for the developer.
         let automake = dev(ReportKind::Automake, &[("env", DevVerdict::Failed)], 3);
+        let other_tests = dev(ReportKind::Automake, &[("env", DevVerdict::Failed)], 2);
+        assert!(
+            disagreements(&other_tests, &ours).is_empty(),
+            "not the same tests"
+        );
         let found = disagreements(&automake, &ours);
         assert_eq!(
             found,

@@ -11,7 +11,8 @@ use crate::RankArgs;
 use faultlens_core::results::RunResults;
 use faultlens_ops::first_ranking::FirstRanking;
 use faultlens_pipeline::{CancelToken, PipelineError, RunOptions};
-use faultlens_workspace::devruns::watch::{FileWatcher, Watch};
+use faultlens_report::table::one_line;
+use faultlens_workspace::devruns::watch::{FileEvents, Watch, MAX_DIRS};
 use faultlens_workspace::devruns::DevRun;
 use faultlens_workspace::{store, Project};
 use std::io::IsTerminal;
@@ -42,9 +43,14 @@ pub fn run(
     let root = project.root.clone();
     let interrupt = crate::interrupt::token();
     let (wake, woken) = channel();
-    let _events = file_events(&root, wake);
     let mut watch = Watch::new(&root, &project.config.watch.reports, Instant::now());
+    let mut events = file_events(&watch, wake);
     let screen = Screen::new();
+    if watch.walk_was_cut() {
+        screen.note(&format!(
+            "note: the project has more than {MAX_DIRS} directories: test reports are looked for in the first {MAX_DIRS} (breadth first)"
+        ));
+    }
     screen.waiting(&root, &watch);
     if let Ok(Some(results)) = store::read_results(&root) {
         if results.failed_count() > 0 {
@@ -58,8 +64,18 @@ pub fn run(
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => std::thread::sleep(POLL),
         }
+        let news = watch.poll(Instant::now());
+        if let Some(files) = events.as_mut() {
+            if let Err(e) = files.follow(&root, &watch) {
+                screen.note(&format!(
+                    "note: no more file events ({e}); checking every {} ms",
+                    POLL.as_millis()
+                ));
+                events = None;
+            }
+        }
         let mut failing = Vec::new();
-        for news in watch.poll(Instant::now()) {
+        for news in news {
             match news {
                 Ok(run) if run.failed().is_empty() => screen.note(&format!("✓ {}", run.describe())),
                 Ok(run) => failing.push(run),
@@ -186,14 +202,18 @@ fn finish(
     }
 }
 
-/// Wakes the watch on any file change outside `.faultlens/`; without file
-/// events the watch polls.
-fn file_events(root: &Path, wake: Sender<()>) -> Option<FileWatcher> {
+/// Wakes the loop and has the watch walk again on the OS's file events
+/// in the walked directories; without them the watch polls.
+fn file_events(watch: &Watch, wake: Sender<()>) -> Option<FileEvents> {
     let wake = std::sync::Mutex::new(wake);
-    match faultlens_workspace::devruns::watch::on_changes(root, move || {
-        let _ = wake.lock().map(|w| w.send(()));
+    let rescan = watch.rescan_flag();
+    match FileEvents::new(move || {
+        rescan.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Ok(wake) = wake.lock() {
+            let _ = wake.send(());
+        }
     }) {
-        Ok(watcher) => Some(watcher),
+        Ok(events) => Some(events),
         Err(e) => {
             eprintln!(
                 "faultlens: note: no file events ({e}); checking the reports every {} ms",
@@ -233,8 +253,10 @@ impl Screen {
         );
     }
 
+    /// Report paths and test names come from files of the project: shown
+    /// on one line, without the terminal's control sequences.
     fn note(&self, text: &str) {
-        println!("faultlens: {text}");
+        println!("faultlens: {}", one_line(text));
     }
 
     fn ranking(&self, root: &Path, results: RunResults, args: &RankArgs, title: &str) {

@@ -1,6 +1,7 @@
 //! CTest's `Testing/Temporary/LastTest.log`: one block per test, opened by
 //! `N/M Test: name` and closed by its verdict line; `End testing:` once the
-//! run is over (before it, the run is still going).
+//! run is over (before it, the run is still going). What a test printed
+//! (between `Output:` and `<end of output>`) is not read as structure.
 
 use super::{DevTest, DevVerdict, Parsed};
 
@@ -8,8 +9,15 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     let mut tests: Vec<DevTest> = Vec::new();
     let mut open: Option<String> = None;
     let mut finished = false;
+    let mut in_output = false;
     for line in text.lines() {
-        if let Some(name) = test_header(line) {
+        if in_output {
+            in_output = line != "<end of output>";
+            continue;
+        }
+        if line == "Output:" {
+            in_output = true;
+        } else if let Some(name) = test_header(line) {
             close(&mut tests, open.take(), None);
             open = Some(name.to_string());
         } else if let Some(verdict) = verdict_line(line) {
@@ -76,6 +84,9 @@ mod tests {
 Command: \"/b/test_push\" \"single\"
 Output:
 ----------------------------------------------------------
+<end of output>
+Test time =   0.00 sec
+----------------------------------------------------------
 Test Passed.
 \"push.single\" end time: Nov 27 08:20 UTC
 2/3 Testing: pop.interleave
@@ -117,6 +128,15 @@ End testing: Nov 27 08:20 UTC
     }
 
     #[test]
+    fn what_a_test_prints_is_not_structure() {
+        let log = "Start testing: x\n1/1 Test: a\nOutput:\n----\nTest Passed.\n2/9 Test: fake\nEnd testing: no\n<end of output>\nTest Failed.\nEnd testing: y\n";
+        assert_eq!(
+            verdicts(parse(log).unwrap()),
+            vec![("a".into(), DevVerdict::Failed)]
+        );
+    }
+
+    #[test]
     fn a_log_without_its_end_is_a_run_in_progress() {
         let cut = &LOG[..LOG.find("End testing").unwrap()];
         assert_eq!(parse(cut).unwrap(), Parsed::InProgress);
@@ -124,7 +144,7 @@ End testing: Nov 27 08:20 UTC
 
     #[test]
     fn a_test_cut_off_before_its_verdict_failed() {
-        let log = "Start testing: x\n1/1 Test: hangs\nOutput:\n*** killed\nEnd testing: y\n";
+        let log = "Start testing: x\n1/1 Test: hangs\nOutput:\n*** killed\n<end of output>\nEnd testing: y\n";
         assert_eq!(
             verdicts(parse(log).unwrap()),
             vec![("hangs".into(), DevVerdict::Failed)]

@@ -25,6 +25,9 @@ pub fn parse(text: &str, summary_written: bool) -> Result<Parsed, String> {
             Some(_) => DevVerdict::Skipped,
             None => return Err(format!("line {}: test {name:?} has no result", n + 1)),
         };
+        // With several suites Meson names a test `project:suite / name`;
+        // faultlens names it by `name`, as `meson test --list` does for one suite.
+        let name = name.rsplit_once(" / ").map_or(name, |(_, bare)| bare);
         tests.push(DevTest {
             name: name.to_string(),
             verdict,
@@ -34,9 +37,10 @@ pub fn parse(text: &str, summary_written: bool) -> Result<Parsed, String> {
     Ok(Parsed::Finished { tests, total })
 }
 
-/// Whether `testlog.txt` ends with Meson's summary (its `Ok:` count).
+/// Whether `testlog.txt` ends with Meson's summary (its `Ok:` count among
+/// its last lines, after every test's output).
 pub fn summary_written(text: &str) -> bool {
-    text.lines().any(|l| l.starts_with("Ok:"))
+    text.lines().rev().take(12).any(|l| l.starts_with("Ok:"))
 }
 
 #[cfg(test)]
@@ -49,7 +53,7 @@ mod tests {
             "{\"name\": \"short\", \"result\": \"OK\", \"duration\": 0.01}\n",
             "{\"name\": \"two-lines\", \"result\": \"FAIL\"}\n",
             "{\"name\": \"slow\", \"result\": \"TIMEOUT\"}\n",
-            "{\"name\": \"later\", \"result\": \"SKIP\"}\n",
+            "{\"name\": \"wrap:unit / later\", \"result\": \"SKIP\"}\n",
         );
         let Parsed::Finished { tests, total } = parse(log, true).unwrap() else {
             panic!("finished")
@@ -76,5 +80,8 @@ mod tests {
         );
         assert!(summary_written("\nOk:                 6   \nFail: 2\n"));
         assert!(!summary_written("1/8 short OK 0.02s\n"));
+        // A test's own output saying `Ok:` is not the summary.
+        let output = format!("Ok: from a test\n{}", "1/8 short OK 0.02s\n".repeat(20));
+        assert!(!summary_written(&output));
     }
 }
