@@ -238,11 +238,17 @@ fn is_cancelled(e: &anyhow::Error) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Localize { path, rank, run } => {
-            commands::localize::run(path, &rank, &run.options())
-        }
+        Command::Localize { path, rank, run } => commands::localize::json_error_on_failure(
+            &rank,
+            path.clone(),
+            commands::localize::run(path, &rank, &run.options()),
+        ),
         Command::Watch { path, rank, run } => commands::watch::run(path, &rank, &run.options()),
-        Command::Rank { path, rank } => commands::localize::rank_only(path, &rank),
+        Command::Rank { path, rank } => commands::localize::json_error_on_failure(
+            &rank,
+            path.clone(),
+            commands::localize::rank_only(path, &rank),
+        ),
         Command::Tests { path, json } => commands::tests::run(path, json),
         Command::Eval {
             paths,

@@ -197,3 +197,26 @@ fn measures_lists_every_measure_including_fusion_with_its_formula() {
         "{fusion}"
     );
 }
+
+#[test]
+fn json_output_says_a_failure_in_json_too() {
+    // No results yet: `rank` fails; a project faultlens cannot detect: `localize` fails.
+    let empty = tempfile::tempdir().unwrap();
+    let root = empty.path().to_str().unwrap();
+    for args in [
+        ["rank", root, "--format", "json"],
+        ["localize", root, "--format", "json"],
+    ] {
+        let out = faultlens(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&out)));
+        assert_eq!(doc["error"]["code"], 1, "{doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            !message.is_empty() && stderr(&out).contains(message),
+            "{doc}"
+        );
+        assert_eq!(doc["ranking"], serde_json::json!([]));
+    }
+}

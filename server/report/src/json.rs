@@ -89,6 +89,18 @@ pub struct RankedLine {
 }
 
 /// The whole document; `top` limits the ranking to its first entries.
+/// What `--format json` prints when there is no ranking to print: the
+/// error, with its exit code, where the ranking would be.
+pub fn error_document(project_root: &str, code: u8, message: &str) -> String {
+    let doc = serde_json::json!({
+        "faultlens_version": env!("CARGO_PKG_VERSION"),
+        "project_root": project_root,
+        "ranking": [],
+        "error": {"code": code, "message": message},
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "null".into())
+}
+
 pub fn ranking_document(
     analysis: &Analysis,
     sources: &SourceTexts,

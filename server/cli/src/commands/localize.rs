@@ -55,6 +55,25 @@ pub fn cancel_on_interrupt() -> CancelToken {
     crate::interrupt::token()
 }
 
+/// With `--format json`, a failure also prints a JSON document that says
+/// so on stdout (`"error": {"code": 1, "message": …}` and an empty
+/// ranking), as `diagnose` does, so a CI job never parses an empty file;
+/// the message still goes to stderr.
+pub fn json_error_on_failure(
+    args: &RankArgs,
+    path: Option<PathBuf>,
+    outcome: anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
+    if let (Err(e), Format::Json) = (&outcome, args.format) {
+        let root = path
+            .or_else(|| std::env::current_dir().ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        outln!("{}", json::error_document(&root, 1, &format!("{e:#}")));
+    }
+    outcome
+}
+
 pub fn rank_only(path: Option<PathBuf>, args: &RankArgs) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(path)?;
     let measure = args.measure;
