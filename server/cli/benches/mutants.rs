@@ -1,0 +1,260 @@
+//! The accuracy yardstick: single-fault versions (mutants) of the programs
+//! in `bench/mutants/programs/` (our own, each with a few hundred tests),
+//! and how well each technique finds the mutated line.
+//!
+//! For each program: every mutant the operators offer (`faultlens-mutants`),
+//! a seeded sample of them (`MUTANTS_PER_PROGRAM`, default 30;
+//! `MUTANT_SEED`, default 1), each built and run with coverage (each test
+//! under `MUTANT_TEST_TIMEOUT` seconds, default 1); a mutant
+//! that does not build, or that no test kills (equivalent, or beyond the
+//! tests), is left out and counted. Each kept version is ranked by every
+//! measure and BlockRank and scored like `faultlens eval` (EXAM at the
+//! average rank of the fault's tie group; top-N). With `MUTANTS_DIAGNOSE=S`
+//! each is also diagnosed (`faultlens diagnose --time-limit S`): does a
+//! diagnosis contain the fault, at which rank, in what time; and fusion is
+//! scored from it.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::copy_tree;
+
+use faultlens_core::eval::{fault_position, in_top, FaultPosition};
+use faultlens_core::measures::{Ranker, ALL};
+use faultlens_mutants::{candidates, sample, Mutant};
+use faultlens_pipeline::{CancelToken, RunOptions};
+use faultlens_workspace::{store, Project};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// What happened to the sampled mutants of a program.
+#[derive(Default)]
+struct Tally {
+    sampled: usize,
+    kept: usize,
+    not_built: usize,
+    not_killed: usize,
+}
+
+/// A diagnosis of one version: the rank (1-based) of the first diagnosis
+/// holding the faulty line, and the time it took.
+struct Diagnosed {
+    rank: Option<usize>,
+    time: Duration,
+    complete: bool,
+}
+
+fn main() {
+    let per_program = env_number("MUTANTS_PER_PROGRAM", 30) as usize;
+    let seed = env_number("MUTANT_SEED", 1);
+    let diagnose = std::env::var("MUTANTS_DIAGNOSE").ok();
+    let programs_dir = common::repo_root().join("bench/mutants/programs");
+    let mut programs: Vec<_> = std::fs::read_dir(&programs_dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", programs_dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("faultlens.toml").is_file())
+        .collect();
+    programs.sort();
+    let work = tempfile::tempdir().unwrap();
+    let cancel = CancelToken::new();
+    // The correct programs run each test in milliseconds; a mutant that
+    // loops for ever costs this per test (`MUTANT_TEST_TIMEOUT` seconds).
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(env_number("MUTANT_TEST_TIMEOUT", 1))),
+        jobs: None,
+    };
+    let mut rankers: Vec<Ranker> = ALL.iter().map(|&f| Ranker::Formula(f)).collect();
+    rankers.push(Ranker::BlockRank);
+    if diagnose.is_some() {
+        rankers.push(Ranker::Fusion);
+    }
+    let mut positions: BTreeMap<String, Vec<Option<FaultPosition>>> = BTreeMap::new();
+    let mut diagnosed: Vec<Diagnosed> = Vec::new();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut by_operator: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut localize_times = Vec::new();
+
+    for (index, program) in programs.iter().enumerate() {
+        let name = program.file_name().unwrap().to_string_lossy().into_owned();
+        let project = Project::load(program).unwrap();
+        let source_file = project
+            .config
+            .build
+            .sources
+            .clone()
+            .expect("[build] sources")[0]
+            .clone();
+        let source = std::fs::read_to_string(program.join(&source_file)).unwrap();
+        let chosen = sample(
+            candidates(&source),
+            per_program,
+            seed.wrapping_add(index as u64),
+        );
+        let tally = tallies.entry(name.clone()).or_default();
+        for (k, mutant) in chosen.iter().enumerate() {
+            tally.sampled += 1;
+            let dir = work.path().join(format!("{name}-{k}"));
+            write_version(program, &dir, &source_file, &source, mutant);
+            let started = Instant::now();
+            let results = Project::load(&dir)
+                .map_err(|e| e.to_string())
+                .and_then(|p| {
+                    faultlens_ops::localize::localize_and_store(
+                        &p,
+                        &options,
+                        &|_| {},
+                        &cancel,
+                    )
+                    .map_err(|e| e.to_string())
+                });
+            let entry = by_operator.entry(mutant.operator.name()).or_default();
+            entry.0 += 1;
+            let results = match results {
+                Err(_) => {
+                    tally.not_built += 1;
+                    continue;
+                }
+                Ok(r) if r.failed_count() == 0 => {
+                    tally.not_killed += 1;
+                    continue;
+                }
+                Ok(r) => Arc::new(r),
+            };
+            localize_times.push(started.elapsed());
+            tally.kept += 1;
+            entry.1 += 1;
+            if let Some(limit) = &diagnose {
+                diagnosed.push(diagnosis_of(&dir, limit, &source_file, mutant.line as u32));
+            }
+            let sources = store::read_sources(&dir, &results);
+            for ranker in &rankers {
+                let position =
+                    faultlens_ops::rank::analyse(&dir, results.clone(), *ranker, false, &sources)
+                        .ok()
+                        .and_then(|analysis| {
+                            fault_position(&analysis.ranking, |i| {
+                                let c = analysis.spectra.components[i];
+                                results.files[c.file as usize].path == source_file
+                                    && c.line == mutant.line as u32
+                            })
+                        });
+                positions.entry(ranker.name()).or_default().push(position);
+            }
+            eprintln!(
+                "mutants: {name} #{k}: {}",
+                mutant.describe(&source_file, &source)
+            );
+        }
+    }
+
+    println!("faultlens mutant benchmark (seed {seed}, {per_program} sampled per program)\n");
+    println!(
+        "{:<10} {:>8} {:>6} {:>10} {:>11}",
+        "program", "sampled", "kept", "not built", "not killed"
+    );
+    for (name, t) in &tallies {
+        println!(
+            "{name:<10} {:>8} {:>6} {:>10} {:>11}",
+            t.sampled, t.kept, t.not_built, t.not_killed
+        );
+    }
+    println!();
+    for (op, (sampled, kept)) in &by_operator {
+        println!("  {op:<18} {kept:>4} kept of {sampled:>4} sampled");
+    }
+    let kept: usize = tallies.values().map(|t| t.kept).sum();
+    localize_times.sort();
+    if let Some(median) = localize_times.get(localize_times.len() / 2) {
+        println!(
+            "\nlocalization (build, every test, coverage) per version: median {:.2} s",
+            median.as_secs_f64()
+        );
+    }
+    println!(
+        "\n{:<14} {:>10} {:>6} {:>6} {:>6} {:>6}   over {kept} versions",
+        "technique", "mean EXAM", "top-1", "top-3", "top-5", "top-10"
+    );
+    let mut rows: Vec<(String, f64, [usize; 4])> = positions
+        .iter()
+        .map(|(name, ps)| {
+            let exam =
+                ps.iter().map(|p| p.map_or(1.0, |p| p.exam)).sum::<f64>() / ps.len().max(1) as f64;
+            let top = [1, 3, 5, 10].map(|n| ps.iter().filter(|p| in_top(**p, n)).count());
+            (name.clone(), exam, top)
+        })
+        .collect();
+    rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for (name, exam, top) in rows {
+        println!(
+            "{name:<14} {:>9.1}% {:>6} {:>6} {:>6} {:>6}",
+            exam * 100.0,
+            top[0],
+            top[1],
+            top[2],
+            top[3]
+        );
+    }
+    if !diagnosed.is_empty() {
+        let contains = diagnosed.iter().filter(|d| d.rank.is_some()).count();
+        let complete = diagnosed.iter().filter(|d| d.complete).count();
+        let mut times: Vec<Duration> = diagnosed.iter().map(|d| d.time).collect();
+        times.sort();
+        let mut ranks: Vec<usize> = diagnosed.iter().filter_map(|d| d.rank).collect();
+        ranks.sort();
+        println!(
+            "\ndiagnosis: contains the fault in {contains} of {} versions (median rank {}), complete search in {complete}, median time {:.1} s",
+            diagnosed.len(),
+            ranks.get(ranks.len() / 2).map_or("-".into(), |r| r.to_string()),
+            times[times.len() / 2].as_secs_f64()
+        );
+    }
+}
+
+/// A copy of `program` with `mutant` applied and its ground truth.
+fn write_version(program: &Path, dir: &Path, file: &str, source: &str, mutant: &Mutant) {
+    copy_tree(program, dir);
+    std::fs::write(dir.join(file), mutant.apply(source)).unwrap();
+    let truth = serde_json::json!({"faults": [{"file": file, "lines": [mutant.line]}]});
+    std::fs::write(dir.join("ground-truth.json"), truth.to_string()).unwrap();
+}
+
+/// Runs `faultlens diagnose` on a version and finds the fault in its diagnoses.
+fn diagnosis_of(dir: &Path, limit: &str, file: &str, line: u32) -> Diagnosed {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_faultlens"))
+        .args([
+            "diagnose",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+            "--time-limit",
+            limit,
+        ])
+        .output()
+        .unwrap();
+    let time = started.elapsed();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let rank = doc["diagnoses"].as_array().and_then(|list| {
+        list.iter().position(|d| {
+            d["statements"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["file"] == file && s["line"] == line))
+        })
+    });
+    Diagnosed {
+        rank: rank.map(|r| r + 1),
+        time,
+        complete: doc["complete"] == true,
+    }
+}
