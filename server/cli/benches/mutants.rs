@@ -110,13 +110,8 @@ fn main() {
             let results = Project::load(&dir)
                 .map_err(|e| e.to_string())
                 .and_then(|p| {
-                    faultlens_ops::localize::localize_and_store(
-                        &p,
-                        &options,
-                        &|_| {},
-                        &cancel,
-                    )
-                    .map_err(|e| e.to_string())
+                    faultlens_ops::localize::localize_and_store(&p, &options, &|_| {}, &cancel)
+                        .map_err(|e| e.to_string())
                 });
             let entry = by_operator.entry(mutant.operator.name()).or_default();
             entry.0 += 1;
