@@ -1,6 +1,7 @@
 //! The accuracy yardstick: single-fault versions (mutants) of the programs
-//! in `bench/mutants/programs/` (our own, each with a few hundred tests),
-//! and how well each technique finds the mutated line.
+//! in `bench/mutants/programs/` and of `fixtures/compact-suite`'s program
+//! with its fault fixed (our own, each with a few hundred tests), and how
+//! well each technique finds the mutated line.
 //!
 //! For each program: every mutant the operators offer (`faultlens-mutants`),
 //! a seeded sample of them (`MUTANTS_PER_PROGRAM`, default 30;
@@ -65,8 +66,11 @@ fn main() {
         .map(|e| e.path())
         .filter(|p| p.join("faultlens.toml").is_file())
         .collect();
-    programs.sort();
     let work = tempfile::tempdir().unwrap();
+    for fixture in FIXED_FIXTURES {
+        programs.push(fixed_fixture(fixture, work.path()));
+    }
+    programs.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
     let cancel = CancelToken::new();
     // The correct programs run each test in milliseconds; a mutant that
     // loops for ever costs this per test (`MUTANT_TEST_TIMEOUT` seconds).
@@ -214,6 +218,37 @@ fn main() {
             times[times.len() / 2].as_secs_f64()
         );
     }
+}
+
+/// Fixtures whose program, with its ground truth's fix applied, is one of
+/// the benchmark's programs (their tests' expected outputs come from the
+/// fixed program).
+const FIXED_FIXTURES: [&str; 1] = ["compact-suite"];
+
+/// A copy of `fixtures/<name>` with its one fault fixed, named after its program.
+fn fixed_fixture(name: &str, work: &Path) -> std::path::PathBuf {
+    let from = common::repo_root().join("fixtures").join(name);
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(from.join("ground-truth.json")).unwrap())
+            .unwrap();
+    let fault = &truth["faults"][0];
+    let file = fault["file"].as_str().unwrap();
+    let lines: Vec<usize> = fault["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap() as usize)
+        .collect();
+    let (first, last) = (lines[0], *lines.last().unwrap());
+    let program = file.trim_end_matches(".c");
+    let dir = work.join("fixed").join(program);
+    copy_tree(&from, &dir);
+    std::fs::remove_file(dir.join("ground-truth.json")).unwrap();
+    let source = std::fs::read_to_string(dir.join(file)).unwrap();
+    let mut text: Vec<&str> = source.split('\n').collect();
+    text.splice(first - 1..last, fault["fix"].as_str().unwrap().split('\n'));
+    std::fs::write(dir.join(file), text.join("\n")).unwrap();
+    dir
 }
 
 /// A copy of `program` with `mutant` applied and its ground truth.

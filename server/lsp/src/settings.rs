@@ -104,14 +104,12 @@ impl Settings {
                 )),
             }
         }
-        if let Some(v) = object.get("autoRunOnSave") {
-            match v.as_bool() {
-                Some(b) => self.auto_run_on_save = b,
-                None => problems.push(format!(
-                    "setting faultlens.autoRunOnSave must be true or false, got {v}"
-                )),
-            }
-        }
+        set_bool(
+            object,
+            "autoRunOnSave",
+            &mut self.auto_run_on_save,
+            &mut problems,
+        );
         if let Some(v) = object.get("timeoutSeconds") {
             match v.as_f64() {
                 // null: back to the project's own `[run] timeout`.
@@ -122,14 +120,7 @@ impl Settings {
                 )),
             }
         }
-        if let Some(v) = object.get("diagnose") {
-            match v.as_bool() {
-                Some(b) => self.diagnose = b,
-                None => problems.push(format!(
-                    "setting faultlens.diagnose must be true or false, got {v}"
-                )),
-            }
-        }
+        set_bool(object, "diagnose", &mut self.diagnose, &mut problems);
         if let Some(v) = object.get("diagnoseTimeLimitSeconds") {
             match v.as_f64() {
                 None if v.is_null() => {
@@ -143,14 +134,12 @@ impl Settings {
                 )),
             }
         }
-        if let Some(v) = object.get("localizeAfterTestRuns") {
-            match v.as_bool() {
-                Some(b) => self.localize_after_test_runs = b,
-                None => problems.push(format!(
-                    "setting faultlens.localizeAfterTestRuns must be true or false, got {v}"
-                )),
-            }
-        }
+        set_bool(
+            object,
+            "localizeAfterTestRuns",
+            &mut self.localize_after_test_runs,
+            &mut problems,
+        );
         if let Some(v) = object.get("testCommands") {
             let commands: Option<Vec<String>> = v.as_array().and_then(|list| {
                 list.iter()
@@ -181,6 +170,22 @@ impl Settings {
             Some(section) => self.apply(section),
             None => self.apply(settings),
         }
+    }
+}
+
+/// Sets `field` from the boolean at `key`, when present; anything else is a problem.
+fn set_bool(
+    object: &serde_json::Map<String, Value>,
+    key: &str,
+    field: &mut bool,
+    problems: &mut Vec<String>,
+) {
+    match object.get(key).map(|v| (v, v.as_bool())) {
+        None => {}
+        Some((_, Some(b))) => *field = b,
+        Some((v, None)) => problems.push(format!(
+            "setting faultlens.{key} must be true or false, got {v}"
+        )),
     }
 }
 

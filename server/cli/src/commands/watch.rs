@@ -77,9 +77,14 @@ pub fn run(
         let mut failing = Vec::new();
         for news in news {
             match news {
-                Ok(run) if run.failed().is_empty() => screen.note(&format!("✓ {}", run.describe())),
+                Ok(run) if run.failed().is_empty() => {
+                    screen.note(&format!("✓ {}", describe(std::slice::from_ref(&run))))
+                }
                 Ok(run) => failing.push(run),
-                Err(e) => screen.note(&format!("cannot read a test report: {e}")),
+                Err(e) => screen.note(&format!(
+                    "cannot read a test report: {}",
+                    one_line(&e.to_string())
+                )),
             }
         }
         if !failing.is_empty() {
@@ -117,9 +122,10 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
+/// What the runs were, on one line (report paths come from the project).
 fn describe(runs: &[DevRun]) -> String {
     runs.iter()
-        .map(DevRun::describe)
+        .map(|run| one_line(&run.describe()).into_owned())
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -194,11 +200,13 @@ fn finish(
                 screen.ranking(root, results, args, &format!("localized after {reason}"));
             }
             for d in disagreements {
-                screen.note(&format!("warning: {d}"));
+                screen.note(&format!("warning: {}", one_line(&d)));
             }
         }
         Err(PipelineError::Cancelled) => {}
-        Err(e) => screen.note(&format!("error: localizing after {reason} failed: {e}")),
+        Err(e) => screen.note(&format!(
+            "error: the localization after {reason} did not finish: {e}"
+        )),
     }
 }
 
@@ -253,10 +261,11 @@ impl Screen {
         );
     }
 
-    /// Report paths and test names come from files of the project: shown
-    /// on one line, without the terminal's control sequences.
+    /// Callers pass what comes from the project's reports through
+    /// [`one_line`] (no terminal control sequences); faultlens's own
+    /// messages keep their lines (a compiler's message, say).
     fn note(&self, text: &str) {
-        println!("faultlens: {}", one_line(text));
+        println!("faultlens: {text}");
     }
 
     fn ranking(&self, root: &Path, results: RunResults, args: &RankArgs, title: &str) {
