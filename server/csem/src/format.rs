@@ -18,6 +18,8 @@ pub struct Spec {
     /// `*` width / precision: taken from the next argument(s).
     pub width_arg: bool,
     pub prec_arg: bool,
+    /// The conversion as the format writes it (`%-5d`), for messages.
+    pub text: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +47,7 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
         if !text.is_empty() {
             out.push(Piece::Text(std::mem::take(&mut text)));
         }
+        let start = i;
         i += 1;
         let mut s = Spec::default();
         while let Some(c) = fmt.get(i) {
@@ -91,6 +94,7 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
         };
         s.conv = conv;
         i += 1;
+        s.text = String::from_utf8_lossy(&fmt[start..i]).into_owned();
         out.push(Piece::Conv(s));
     }
     if !text.is_empty() {
@@ -175,7 +179,8 @@ pub fn render(s: &Spec, bits: u64) -> Vec<u8> {
     pad(s, body)
 }
 
-fn pad(s: &Spec, body: Vec<u8>) -> Vec<u8> {
+/// `body` padded with blanks to the conversion's width.
+pub fn pad(s: &Spec, body: Vec<u8>) -> Vec<u8> {
     let w = s.width.unwrap_or(0);
     if body.len() >= w {
         return body;

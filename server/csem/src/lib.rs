@@ -2,7 +2,8 @@
 //! builds it). Front end: the real preprocessor, tree-sitter-c, lowering to a
 //! typed IR whose every node keeps its source range. Back ends: a concrete
 //! interpreter (`interp`) and the bit-vector encoding of test runs with
-//! health literals (`encode`, over `bv`).
+//! health literals (`encode`, over `bv`); the C library both call is
+//! written once (`library`).
 //!
 //! What is modelled and what is not: see `README.md` beside this crate.
 
@@ -14,6 +15,7 @@ pub mod format;
 pub mod interp;
 pub mod intops;
 pub mod ir;
+mod library;
 mod lower;
 pub mod preprocess;
 pub mod subexpr;

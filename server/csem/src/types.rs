@@ -262,3 +262,31 @@ mod tests {
         assert_eq!(IntKind::Long.min(), i128::from(i64::MIN));
     }
 }
+
+/// What a cast from `from` to `to` does in the model (C11 6.3): the one
+/// place both back ends take it from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conversion {
+    /// To `void`: the value is discarded.
+    Discard,
+    /// Between integer types: wrap-around or sign extension as gcc does.
+    Integer(IntKind, IntKind),
+    /// A pointer to `_Bool`: whether it is not null.
+    PointerToBool,
+    /// Between pointer types: the same object and offset.
+    Pointer,
+    /// Anything else (pointers to and from integers, structs): outside the model.
+    Unsupported,
+}
+
+impl Conversion {
+    pub fn of(from: &Type, to: &Type) -> Conversion {
+        match (from, to) {
+            (_, Type::Void) => Conversion::Discard,
+            (Type::Int(f), Type::Int(t)) => Conversion::Integer(*f, *t),
+            (Type::Ptr(_), Type::Int(IntKind::Bool)) => Conversion::PointerToBool,
+            (Type::Ptr(_), Type::Ptr(_)) => Conversion::Pointer,
+            _ => Conversion::Unsupported,
+        }
+    }
+}

@@ -395,12 +395,11 @@ impl SMem {
             .range(soff..soff + n)
             .map(|(k, c)| (k - soff, c.clone()))
             .collect();
-        if self.objs[sid].zeroed && !self.objs[d].zeroed {
-            return unsup("memcpy from zero-initialised storage");
-        }
-        // Bytes of the source no cell covers were never written: so are
-        // their copies, even in zero-filled storage.
-        let mut covered = vec![self.objs[sid].zeroed; n as usize];
+        // Bytes of the source no cell covers are zero in zero-filled
+        // storage (a zero-filled destination reads them so already), else
+        // never written: so are their copies, even in zero-filled storage.
+        let (src_zeroed, dst_zeroed) = (self.objs[sid].zeroed, self.objs[d].zeroed);
+        let mut covered = vec![src_zeroed && dst_zeroed; n as usize];
         for (k, c) in &cells {
             for b in *k..(*k + c.kind.size()).min(n) {
                 covered[b as usize] = true;
@@ -411,12 +410,16 @@ impl SMem {
             self.objs[d].cells.insert(doff + k, c);
         }
         for (b, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
-            let garbage = Cell {
-                kind: CellKind::Int(IntKind::Char),
-                val: SVal::Int(cnf.bv_fresh(8)),
-                uninit: Some(cnf.tru()),
+            let byte = if src_zeroed {
+                Cell::int(IntKind::Char, cnf.bv_const(0, 8))
+            } else {
+                Cell {
+                    kind: CellKind::Int(IntKind::Char),
+                    val: SVal::Int(cnf.bv_fresh(8)),
+                    uninit: Some(cnf.tru()),
+                }
             };
-            self.objs[d].cells.insert(doff + b as u64, garbage);
+            self.objs[d].cells.insert(doff + b as u64, byte);
         }
         Ok(())
     }

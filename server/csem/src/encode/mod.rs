@@ -10,7 +10,7 @@
 //! hard constraints. Unexplored paths are not encoded: a solution that needs
 //! another path is an angelic branch for the next layer to explore.
 
-mod builtins;
+mod host;
 mod memory;
 mod output;
 mod paths;
@@ -22,7 +22,7 @@ use crate::interp::{
     counts_instance, run, Outcome, Overrides, RunOptions, TestInput, TraceEvent, TraceValue,
 };
 use crate::ir::*;
-use crate::types::{IntKind, Type};
+use crate::types::{Conversion, IntKind, Type};
 use memory::{Cell, SMem, SPtr, SVal};
 use paths::RunInputs;
 use rustsat::types::Lit;
@@ -98,8 +98,7 @@ struct Enc<'a> {
     strings: Vec<usize>,
     frames: Vec<Vec<usize>>,
     out: Vec<output::Item>,
-    stdin: &'a [u8],
-    stdin_pos: usize,
+    input: crate::library::Input<'a>,
     instances: usize,
     /// The health literal of the statement being encoded (output statements relax printed values).
     cur_health: Option<Lit>,
@@ -319,8 +318,7 @@ fn replay(
         strings: Vec::new(),
         frames: Vec::new(),
         out: Vec::new(),
-        stdin: &test.stdin,
-        stdin_pos: 0,
+        input: crate::library::Input::new(&test.stdin),
         instances: 0,
         cur_health: None,
         cur_range: SrcRange::default(),
@@ -1070,19 +1068,22 @@ impl<'a> Enc<'a> {
             ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => SVal::Ptr(self.addr(lv)?),
             ExprKind::Cast(inner) => {
                 let v = self.eval(inner)?;
-                match (&inner.ty, &e.ty, v) {
-                    (_, Type::Void, _) => SVal::Void,
-                    (Type::Int(f), Type::Int(t), SVal::Int(b)) => {
-                        SVal::Int(self.cnf.c_convert(*f, *t, &b))
+                match (Conversion::of(&inner.ty, &e.ty), v) {
+                    (Conversion::Discard, _) => SVal::Void,
+                    (Conversion::Integer(f, t), SVal::Int(b)) => {
+                        SVal::Int(self.cnf.c_convert(f, t, &b))
                     }
-                    (Type::Ptr(_), Type::Int(IntKind::Bool), SVal::Ptr(p)) => {
+                    (Conversion::PointerToBool, SVal::Ptr(p)) => {
                         SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_some()), 8))
                     }
-                    (_, _, v @ SVal::Ptr(_)) => v,
+                    (Conversion::Pointer, v @ SVal::Ptr(_)) => v,
                     _ => {
-                        return Err(Stop::Fail(EncodeError::Unsupported(
-                            "this conversion".into(),
-                        )))
+                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
+                            "a conversion from `{}` to `{}` at {}",
+                            inner.ty.display(&prog.structs),
+                            e.ty.display(&prog.structs),
+                            prog.location(e.range)
+                        ))))
                     }
                 }
             }
@@ -1277,7 +1278,7 @@ impl<'a> Enc<'a> {
                     vals.push(self.eval(a)?);
                 }
                 vals.reverse();
-                self.builtin(*b, args, vals)?
+                crate::library::call(self, *b, args, vals, e.range)?
             }
         })
     }

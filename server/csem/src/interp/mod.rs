@@ -3,15 +3,14 @@
 //! Undefined behaviour stops the run with a runtime error and its location.
 
 mod functional;
-mod libc;
+mod host;
 
 pub use functional::{Functional, Observation};
-pub(crate) use libc::strtol as strtol_for_encoder;
 pub mod memory;
 
 use crate::intops;
 use crate::ir::*;
-use crate::types::{IntKind, Type};
+use crate::types::{Conversion, IntKind, Type};
 use memory::{Memory, ObjId, Ptr};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -312,8 +311,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         stdout_flushed: 0,
         stdout: Vec::new(),
         stderr: Vec::new(),
-        stdin: &test.stdin,
-        stdin_pos: 0,
+        input: crate::library::Input::new(&test.stdin),
         nondet: &test.nondet,
         nondet_pos: 0,
         trace: Vec::new(),
@@ -398,8 +396,7 @@ pub(crate) struct Machine<'a> {
     pub(crate) stdout_flushed: usize,
     pub(crate) stdout: Vec<u8>,
     pub(crate) stderr: Vec<u8>,
-    pub(crate) stdin: &'a [u8],
-    pub(crate) stdin_pos: usize,
+    input: crate::library::Input<'a>,
     nondet: &'a [i64],
     nondet_pos: usize,
     trace: Vec<TraceEvent>,
@@ -1098,27 +1095,27 @@ impl<'a> Machine<'a> {
             ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => Ok(Val::Ptr(self.addr(lv)?)),
             ExprKind::Cast(inner) => {
                 let v = self.eval(inner)?;
-                Ok(match (&inner.ty, &e.ty, v) {
-                    (_, Type::Void, _) => Val::Void,
-                    (Type::Int(from), Type::Int(to), Val::Int(bits)) => {
-                        Val::Int(intops::convert(*from, *to, bits))
+                Ok(match (Conversion::of(&inner.ty, &e.ty), v) {
+                    (Conversion::Discard, _) => Val::Void,
+                    (Conversion::Integer(from, to), Val::Int(bits)) => {
+                        Val::Int(intops::convert(from, to, bits))
                     }
-                    (Type::Ptr(_), Type::Int(IntKind::Bool), Val::Ptr(p)) => {
+                    (Conversion::PointerToBool, Val::Ptr(p)) => {
                         Val::Int(u64::from(p.obj.is_some()))
                     }
-                    (Type::Ptr(_), Type::Ptr(_), v @ Val::Ptr(_)) => v,
-                    (_, _, Val::Void) => {
+                    (Conversion::Pointer, v @ Val::Ptr(_)) => v,
+                    (_, Val::Void) => {
                         return self.err(
                             "use of the value of a function that returned no value",
                             e.range,
                         )
                     }
-                    (f, t, _) => {
+                    _ => {
                         return self.err(
                             format!(
-                                "conversion from `{}` to `{}`",
-                                f.display(&self.prog.structs),
-                                t.display(&self.prog.structs)
+                                "unsupported: conversion from `{}` to `{}`",
+                                inner.ty.display(&self.prog.structs),
+                                e.ty.display(&self.prog.structs)
                             ),
                             e.range,
                         )
@@ -1294,7 +1291,7 @@ impl<'a> Machine<'a> {
                     vals.push(self.eval(a)?);
                 }
                 vals.reverse();
-                self.builtin(*b, args, vals, e.range)
+                crate::library::call(self, *b, args, vals, e.range)
             }
         }
     }

@@ -1,0 +1,473 @@
+//! The C library functions the model implements, written once for both back
+//! ends and following glibc. A back end is a [`Host`]: it says what a value
+//! is (concrete bits, or bit-vectors whose run values the host pins where a
+//! library function needs them), how memory is read and written, and where
+//! output goes. What a function does, when it is undefined behaviour and
+//! which of its uses the model refuses is decided here, in one place.
+
+mod stdio;
+mod strtol;
+
+pub(crate) use strtol::strtol;
+
+use crate::format::Spec;
+use crate::ir::{Builtin, Expr, SrcRange};
+use crate::types::{IntKind, Type};
+
+/// The standard input of a run and how much of it was read.
+pub(crate) struct Input<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Input<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Input { bytes, pos: 0 }
+    }
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+    fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos.min(self.bytes.len())..]
+    }
+    fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+    fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+    fn next_byte(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.pos += 1;
+        Some(c)
+    }
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+    }
+}
+
+/// What the library needs of a back end. `Int` is an integer value, `Ptr`
+/// a pointer (an object and an offset), `Val` any value; `Stop` ends the
+/// run (an error, `exit`, `abort`).
+pub(crate) trait Host<'a> {
+    type Int: Clone;
+    type Ptr: Clone;
+    type Val;
+    type Stop;
+
+    fn as_int(v: &Self::Val) -> Option<Self::Int>;
+    fn as_ptr(v: &Self::Val) -> Option<Self::Ptr>;
+    fn from_int(i: Self::Int) -> Self::Val;
+    fn from_ptr(p: Self::Ptr) -> Self::Val;
+    fn void() -> Self::Val;
+
+    /// A runtime error (undefined behaviour, or "unsupported: ..." for a use
+    /// outside the model) at `range`.
+    fn error(&self, message: String, range: SrcRange) -> Self::Stop;
+    fn exit(&mut self, status: Self::Int) -> Self::Stop;
+    fn abort(&mut self) -> Self::Stop;
+
+    /// The constant `bits` (wrapped to `k`).
+    fn constant(&mut self, k: IntKind, bits: u64) -> Self::Int;
+    /// The value an integer has in the run (a symbolic host fixes it to that
+    /// value as a path condition); `what` names the use for an error.
+    fn known(&mut self, v: &Self::Int, what: &str, range: SrcRange) -> Result<u64, Self::Stop>;
+    /// `|v|` of type `k` (`abs(INT_MIN)` is undefined).
+    fn abs(&mut self, k: IntKind, v: &Self::Int, range: SrcRange) -> Result<Self::Int, Self::Stop>;
+    /// The low byte of `v` as an `int` (what `putchar` returns).
+    fn low_byte(&mut self, v: &Self::Int) -> Self::Int;
+
+    fn null(&mut self) -> Self::Ptr;
+    fn is_null(&self, p: &Self::Ptr) -> bool;
+    /// `p + bytes` within its object.
+    fn offset(&mut self, p: &Self::Ptr, bytes: u64) -> Self::Ptr;
+    /// Which standard stream `p` is (0 stdin, 1 stdout, 2 stderr).
+    fn stream(&self, p: &Self::Ptr) -> Option<u8>;
+    fn input(&mut self) -> &mut Input<'a>;
+
+    /// The NUL-terminated string at `p`, without the NUL, as the run read it.
+    fn c_string(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<Vec<u8>, Self::Stop>;
+    fn write_bytes(
+        &mut self,
+        p: &Self::Ptr,
+        bytes: &[u8],
+        range: SrcRange,
+    ) -> Result<(), Self::Stop>;
+    /// `n` bytes of `byte` from `p` on (memset).
+    fn fill(&mut self, p: &Self::Ptr, byte: u8, n: u64, range: SrcRange) -> Result<(), Self::Stop>;
+    fn store(
+        &mut self,
+        p: &Self::Ptr,
+        ty: &Type,
+        v: Self::Val,
+        range: SrcRange,
+    ) -> Result<(), Self::Stop>;
+    /// Copy `n` bytes with what they hold (memcpy, realloc).
+    fn copy(
+        &mut self,
+        dst: &Self::Ptr,
+        src: &Self::Ptr,
+        n: u64,
+        range: SrcRange,
+    ) -> Result<(), Self::Stop>;
+    /// A new heap block of `n` bytes, zero-filled when `zero`.
+    fn alloc(&mut self, n: u64, zero: bool, range: SrcRange) -> Result<Self::Ptr, Self::Stop>;
+    /// Whether `p` is the start of a live heap block.
+    fn heap_start(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<bool, Self::Stop>;
+    /// The size of the object `p` points into.
+    fn object_size(&self, p: &Self::Ptr) -> u64;
+    /// `free(p)` of a non-null `p` (double and invalid frees are errors).
+    fn free(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<(), Self::Stop>;
+
+    /// Text written to stream 1 (stdout) or 2 (stderr).
+    fn print(&mut self, stream: u8, text: &[u8]);
+    /// An integer conversion (`%d`, `%c`, `putchar`) of `v`, of type `from`;
+    /// returns the value printed (a host may replace it).
+    fn print_int(
+        &mut self,
+        stream: u8,
+        spec: &Spec,
+        v: &Self::Int,
+        from: IntKind,
+        range: SrcRange,
+    ) -> Result<Self::Int, Self::Stop>;
+    /// The string at `p`: a `%s` conversion, or with no `spec` what
+    /// `puts`/`fputs` print (then a null `p` is an error).
+    fn print_string(
+        &mut self,
+        stream: u8,
+        spec: Option<&Spec>,
+        p: &Self::Ptr,
+        range: SrcRange,
+    ) -> Result<(), Self::Stop>;
+    /// Bytes written to stdout and stderr so far, where the host knows them.
+    fn output_len(&self) -> Option<usize>;
+    /// `fflush(p)`.
+    fn flush(&mut self, p: &Self::Ptr);
+    /// `argv[0]`, which glibc's assertion message starts with.
+    fn program_name(&self) -> &str;
+    /// How a type is written in C (for messages).
+    fn type_name(&self, t: &Type) -> String;
+}
+
+/// The arguments of a library call with their expressions (for types).
+struct Args<'e, V> {
+    name: Builtin,
+    exprs: &'e [Expr],
+    vals: Vec<V>,
+    range: SrcRange,
+}
+
+impl<V> Args<'_, V> {
+    fn int<'a, H: Host<'a, Val = V>>(&self, h: &H, i: usize) -> Result<H::Int, H::Stop> {
+        self.vals
+            .get(i)
+            .and_then(H::as_int)
+            .ok_or_else(|| self.missing(h, i, "an integer"))
+    }
+    fn ptr<'a, H: Host<'a, Val = V>>(&self, h: &H, i: usize) -> Result<H::Ptr, H::Stop> {
+        self.vals
+            .get(i)
+            .and_then(H::as_ptr)
+            .ok_or_else(|| self.missing(h, i, "a pointer"))
+    }
+    fn missing<'a, H: Host<'a, Val = V>>(&self, h: &H, i: usize, what: &str) -> H::Stop {
+        h.error(
+            format!(
+                "internal: argument {} of {:?} is not {what}",
+                i + 1,
+                self.name
+            ),
+            self.range,
+        )
+    }
+}
+
+/// Calls library function `b` with `vals` (the values of `exprs`).
+pub(crate) fn call<'a, H: Host<'a>>(
+    h: &mut H,
+    b: Builtin,
+    exprs: &[Expr],
+    vals: Vec<H::Val>,
+    range: SrcRange,
+) -> Result<H::Val, H::Stop> {
+    use Builtin as B;
+    let a = Args {
+        name: b,
+        exprs,
+        vals,
+        range,
+    };
+    let int = |h: &mut H, v: i128| H::from_int(h.constant(IntKind::Int, v as u64));
+    Ok(match b {
+        B::Printf => stdio::printf(h, 1, &a, 0)?,
+        B::Fprintf => {
+            let to = out_stream(h, &a, 0)?;
+            stdio::printf(h, to, &a, 1)?
+        }
+        B::Puts | B::Fputs => {
+            let to = if b == B::Puts {
+                1
+            } else {
+                out_stream(h, &a, 1)?
+            };
+            let p = a.ptr(h, 0)?;
+            h.print_string(to, None, &p, range)?;
+            if b == B::Puts {
+                h.print(to, b"\n");
+            }
+            int(h, 1)
+        }
+        B::Putchar | B::Fputc => {
+            let to = if b == B::Putchar {
+                1
+            } else {
+                out_stream(h, &a, 1)?
+            };
+            let spec = Spec {
+                conv: b'c',
+                text: "%c".into(),
+                ..Spec::default()
+            };
+            let c = a.int(h, 0)?;
+            let printed = h.print_int(to, &spec, &c, IntKind::Int, range)?;
+            H::from_int(h.low_byte(&printed))
+        }
+        B::Fflush => {
+            let p = a.ptr(h, 0)?;
+            h.flush(&p);
+            int(h, 0)
+        }
+        B::Getchar => {
+            let c = h.input().next_byte().map_or(-1, i128::from);
+            int(h, c)
+        }
+        B::Fgets => stdio::fgets(h, &a)?,
+        B::Scanf => stdio::scanf(h, &a)?,
+        B::Atoi | B::Atol | B::Strtol | B::Strtoul => string_to_number(h, b, &a)?,
+        B::Abs | B::Labs => {
+            let k = if b == B::Abs {
+                IntKind::Int
+            } else {
+                IntKind::Long
+            };
+            let v = a.int(h, 0)?;
+            H::from_int(h.abs(k, &v, range)?)
+        }
+        B::Strlen => {
+            let s = string_arg(h, &a, 0)?;
+            H::from_int(h.constant(IntKind::ULong, s.len() as u64))
+        }
+        B::Strcmp | B::Strncmp => {
+            let (x, y) = (string_arg(h, &a, 0)?, string_arg(h, &a, 1)?);
+            let limit = if b == B::Strncmp {
+                let n = a.int(h, 2)?;
+                h.known(&n, "strncmp's length", range)? as usize
+            } else {
+                usize::MAX
+            };
+            int(h, compare(&x, &y, limit))
+        }
+        B::Strcspn | B::Strspn => {
+            let (s, set) = (string_arg(h, &a, 0)?, string_arg(h, &a, 1)?);
+            let inside = b == B::Strspn;
+            let n = s.iter().take_while(|c| set.contains(c) == inside).count();
+            H::from_int(h.constant(IntKind::ULong, n as u64))
+        }
+        B::Strchr => {
+            let p = a.ptr(h, 0)?;
+            let s = h.c_string(&p, range)?;
+            let c = a.int(h, 1)?;
+            let c = h.known(&c, "strchr's character", range)? as u8;
+            let at = if c == 0 {
+                Some(s.len())
+            } else {
+                s.iter().position(|x| *x == c)
+            };
+            H::from_ptr(match at {
+                Some(i) => h.offset(&p, i as u64),
+                None => h.null(),
+            })
+        }
+        B::Strcpy | B::Strcat | B::Strncpy => {
+            let dst = a.ptr(h, 0)?;
+            let at = match b {
+                B::Strcat => {
+                    let d = h.c_string(&dst, range)?;
+                    h.offset(&dst, d.len() as u64)
+                }
+                _ => dst.clone(),
+            };
+            let limit = match b {
+                B::Strncpy => {
+                    let n = a.int(h, 2)?;
+                    Some(h.known(&n, "strncpy's length", range)? as usize)
+                }
+                _ => None,
+            };
+            let mut s = string_arg(h, &a, 1)?;
+            if let Some(n) = limit {
+                s.truncate(n);
+                s.resize(n, 0);
+            } else {
+                s.push(0);
+            }
+            h.write_bytes(&at, &s, range)?;
+            H::from_ptr(dst)
+        }
+        B::Memset => {
+            let dst = a.ptr(h, 0)?;
+            let (c, n) = (a.int(h, 1)?, a.int(h, 2)?);
+            let c = h.known(&c, "memset's byte", range)? as u8;
+            let n = h.known(&n, "memset's size", range)?;
+            h.fill(&dst, c, n, range)?;
+            H::from_ptr(dst)
+        }
+        B::Memcpy => {
+            let (dst, src) = (a.ptr(h, 0)?, a.ptr(h, 1)?);
+            let n = a.int(h, 2)?;
+            let n = h.known(&n, "memcpy's size", range)?;
+            if n > 0 {
+                h.copy(&dst, &src, n, range)?;
+            }
+            H::from_ptr(dst)
+        }
+        B::Malloc | B::Calloc => {
+            let n = a.int(h, 0)?;
+            let n = h.known(&n, "the size of an allocation", range)?;
+            let n = if b == B::Malloc {
+                Some(n)
+            } else {
+                let m = a.int(h, 1)?;
+                n.checked_mul(h.known(&m, "the size of an allocation", range)?)
+            };
+            // glibc refuses sizes above PTRDIFF_MAX (and calloc overflow) with NULL.
+            match n.filter(|n| *n <= i64::MAX as u64) {
+                Some(n) => H::from_ptr(h.alloc(n, b == B::Calloc, range)?),
+                None => H::from_ptr(h.null()),
+            }
+        }
+        B::Free => {
+            let p = a.ptr(h, 0)?;
+            if !h.is_null(&p) {
+                h.free(&p, range)?;
+            }
+            H::void()
+        }
+        B::Realloc => {
+            let p = a.ptr(h, 0)?;
+            let n = a.int(h, 1)?;
+            let n = h.known(&n, "the size of an allocation", range)?;
+            let block = h.alloc(n, false, range)?;
+            if !h.is_null(&p) {
+                if !h.heap_start(&p, range)? {
+                    return Err(h.error("realloc of a pointer not from malloc".into(), range));
+                }
+                let keep = n.min(h.object_size(&p));
+                h.copy(&block, &p, keep, range)?;
+                h.free(&p, range)?;
+            }
+            H::from_ptr(block)
+        }
+        B::Exit => {
+            let v = a.int(h, 0)?;
+            return Err(h.exit(v));
+        }
+        B::Abort => return Err(h.abort()),
+        B::AssertFail => {
+            let expr = string_arg(h, &a, 0)?;
+            let file = string_arg(h, &a, 1)?;
+            let line = a.int(h, 2)?;
+            let line = h.known(&line, "the assertion's line", range)?;
+            let func = string_arg(h, &a, 3)?;
+            let msg = format!(
+                "{}: {}:{}: {}: Assertion `{}' failed.\n",
+                h.program_name(),
+                String::from_utf8_lossy(&file),
+                line,
+                String::from_utf8_lossy(&func),
+                String::from_utf8_lossy(&expr)
+            );
+            h.print(2, msg.as_bytes());
+            return Err(h.abort());
+        }
+    })
+}
+
+/// strcmp/strncmp's result: the difference of the first differing bytes.
+fn compare(x: &[u8], y: &[u8], limit: usize) -> i128 {
+    for i in 0..limit {
+        let (c, d) = (
+            x.get(i).copied().unwrap_or(0),
+            y.get(i).copied().unwrap_or(0),
+        );
+        if c != d || c == 0 {
+            return i128::from(c) - i128::from(d);
+        }
+    }
+    0
+}
+
+fn string_arg<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    i: usize,
+) -> Result<Vec<u8>, H::Stop> {
+    let p = a.ptr(h, i)?;
+    h.c_string(&p, a.range)
+}
+
+/// Which output stream argument `i` is: 1 stdout, 2 stderr.
+fn out_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
+    let p = a.ptr(h, i)?;
+    match h.stream(&p) {
+        Some(s @ (1 | 2)) => Ok(s),
+        _ => Err(h.error(
+            "unsupported: output to a stream other than stdout or stderr".into(),
+            a.range,
+        )),
+    }
+}
+
+/// `atoi`, `atol`, `strtol`, `strtoul`.
+fn string_to_number<'a, H: Host<'a>>(
+    h: &mut H,
+    b: Builtin,
+    a: &Args<'_, H::Val>,
+) -> Result<H::Val, H::Stop> {
+    let p = a.ptr(h, 0)?;
+    let with_end = matches!(b, Builtin::Strtol | Builtin::Strtoul);
+    let base = if with_end {
+        let v = a.int(h, 2)?;
+        let base = IntKind::Int.value(h.known(&v, "the base of strtol", a.range)?);
+        if base != 0 && !(2..=36).contains(&base) {
+            let name = if b == Builtin::Strtol {
+                "strtol"
+            } else {
+                "strtoul"
+            };
+            return Err(h.error(format!("{name} with base {base}"), a.range));
+        }
+        base as u32
+    } else {
+        10
+    };
+    let s = h.c_string(&p, a.range)?;
+    let (v, used) = strtol(&s, base, b == Builtin::Strtoul);
+    if with_end {
+        let end = a.ptr(h, 1)?;
+        if !h.is_null(&end) {
+            let q = h.offset(&p, used as u64);
+            let ty = Type::ptr_to(Type::Int(IntKind::Char));
+            h.store(&end, &ty, H::from_ptr(q), a.range)?;
+        }
+    }
+    let k = match b {
+        Builtin::Atoi => IntKind::Int,
+        Builtin::Strtoul => IntKind::ULong,
+        _ => IntKind::Long,
+    };
+    Ok(H::from_int(h.constant(k, v as u64)))
+}

@@ -1,0 +1,336 @@
+//! `printf`, `fgets` and `scanf`: formats read as the run read them, the
+//! arguments checked against their conversions as glibc needs them.
+
+use super::{strtol, Args, Host};
+use crate::format::{self, Piece};
+use crate::types::{IntKind, Type};
+
+/// `printf`/`fprintf` to stream `to`; the format is argument `at`.
+pub(super) fn printf<'a, H: Host<'a>>(
+    h: &mut H,
+    to: u8,
+    a: &Args<'_, H::Val>,
+    at: usize,
+) -> Result<H::Val, H::Stop> {
+    let range = a.range;
+    let fmt = super::string_arg(h, a, at)?;
+    let pieces = format::parse(&fmt).map_err(|m| h.error(format!("printf: {m}"), range))?;
+    let before = h.output_len();
+    let mut next = at + 1;
+    for piece in pieces {
+        let mut s = match piece {
+            Piece::Text(t) => {
+                h.print(to, &t);
+                continue;
+            }
+            Piece::Conv(s) => s,
+        };
+        if s.width_arg {
+            let w = star_argument(h, a, &mut next, "`*` width")?;
+            if w < 0 {
+                s.left = true;
+            }
+            s.width = Some(w.unsigned_abs() as usize);
+            s.width_arg = false;
+        }
+        if s.prec_arg {
+            let p = star_argument(h, a, &mut next, "`*` precision")?;
+            s.prec = (p >= 0).then_some(p as usize);
+            s.prec_arg = false;
+        }
+        if s.conv == b'%' {
+            h.print(to, b"%");
+            continue;
+        }
+        let spec = s.text.clone();
+        let (Some(e), Some(_)) = (a.exprs.get(next), a.vals.get(next)) else {
+            return Err(h.error(format!("printf: missing argument for {spec}"), range));
+        };
+        let i = next;
+        next += 1;
+        match s.conv {
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' => {
+                let want = match s.len.as_str() {
+                    "" | "h" | "hh" => 4,
+                    "l" | "ll" | "z" | "j" | "t" => 8,
+                    _ => return Err(h.error(format!("printf: length modifier in `{spec}`"), range)),
+                };
+                let Type::Int(k) = e.ty else {
+                    return Err(h.error(
+                        format!("printf: `{spec}` given a non-integer argument"),
+                        range,
+                    ));
+                };
+                if k.size() != want {
+                    return Err(h.error(
+                        format!(
+                            "printf: `{spec}` given an argument of type `{}` (undefined behaviour)",
+                            k.name()
+                        ),
+                        range,
+                    ));
+                }
+                let v = a.int(h, i)?;
+                h.print_int(to, &s, &v, k, range)?;
+            }
+            b'c' => {
+                let k = match e.ty {
+                    Type::Int(k) if k.size() == 4 => k,
+                    _ => {
+                        return Err(
+                            h.error(format!("printf: `{spec}` given a non-int argument"), range)
+                        )
+                    }
+                };
+                let v = a.int(h, i)?;
+                h.print_int(to, &s, &v, k, range)?;
+            }
+            b's' => {
+                if e.ty.pointee().is_none() {
+                    return Err(h.error(
+                        format!("printf: `{spec}` given a non-pointer argument"),
+                        range,
+                    ));
+                }
+                let p = a.ptr(h, i)?;
+                h.print_string(to, Some(&s), &p, range)?;
+            }
+            _ => return Err(h.error(format!("unsupported: printf conversion `{spec}`"), range)),
+        }
+    }
+    // Extra arguments are evaluated and ignored, as in C.
+    let count = match (before, h.output_len()) {
+        (Some(b), Some(e)) => e - b,
+        // The count printed is not modelled symbolically.
+        _ => 0,
+    };
+    Ok(H::from_int(h.constant(IntKind::Int, count as u64)))
+}
+
+/// The `int` argument a `*` width or precision takes, as the run had it.
+fn star_argument<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    next: &mut usize,
+    what: &str,
+) -> Result<i128, H::Stop> {
+    if a.vals.get(*next).is_none() {
+        return Err(h.error(format!("printf: missing argument for {what}"), a.range));
+    }
+    let v = a.int(h, *next)?;
+    *next += 1;
+    Ok(IntKind::Int.value(h.known(&v, what, a.range)?))
+}
+
+/// `fgets(buf, n, stdin)`.
+pub(super) fn fgets<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
+    let range = a.range;
+    let buf = a.ptr(h, 0)?;
+    let n = a.int(h, 1)?;
+    let n = IntKind::Int.value(h.known(&n, "the size of fgets", range)?);
+    let stream = a.ptr(h, 2)?;
+    if h.stream(&stream) != Some(0) {
+        return Err(h.error(
+            "unsupported: fgets from a stream other than stdin".into(),
+            range,
+        ));
+    }
+    if n <= 0 {
+        return Err(h.error(format!("fgets with size {n}"), range));
+    }
+    if h.input().at_end() {
+        return Ok(H::from_ptr(h.null()));
+    }
+    let mut line = Vec::new();
+    while (line.len() as i128) < n - 1 {
+        let Some(c) = h.input().next_byte() else {
+            break;
+        };
+        line.push(c);
+        if c == b'\n' {
+            break;
+        }
+    }
+    line.push(0);
+    h.write_bytes(&buf, &line, range)?;
+    Ok(H::from_ptr(buf))
+}
+
+/// glibc's scanf for `%d %i %u %x %o %c %s` (with `h`, `hh`, `l`, `ll`,
+/// widths and `*`) on stdin.
+pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
+    let range = a.range;
+    let fmt = super::string_arg(h, a, 0)?;
+    let mut assigned: u64 = 0;
+    let mut next = 1;
+    let mut i = 0;
+    let eof = |h: &mut H, assigned: u64| {
+        let v = if assigned == 0 {
+            -1i64 as u64
+        } else {
+            assigned
+        };
+        Ok(H::from_int(h.constant(IntKind::Int, v)))
+    };
+    while i < fmt.len() {
+        let c = fmt[i];
+        if c.is_ascii_whitespace() {
+            h.input().skip_ws();
+            i += 1;
+            continue;
+        }
+        if c != b'%' || fmt.get(i + 1) == Some(&b'%') {
+            if c == b'%' {
+                i += 1;
+                h.input().skip_ws();
+            }
+            match h.input().peek() {
+                None => return eof(h, assigned),
+                Some(d) if d == c => {
+                    h.input().advance(1);
+                    i += 1;
+                    continue;
+                }
+                Some(_) => break,
+            }
+        }
+        let start = i;
+        i += 1;
+        let suppress = fmt.get(i) == Some(&b'*');
+        if suppress {
+            i += 1;
+        }
+        let mut width: Option<usize> = None;
+        while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
+            width = Some(width.unwrap_or(0) * 10 + usize::from(d - b'0'));
+            i += 1;
+        }
+        let mut len = String::new();
+        while let Some(l) = fmt
+            .get(i)
+            .filter(|l| matches!(l, b'h' | b'l' | b'z' | b'j' | b't'))
+        {
+            len.push(*l as char);
+            i += 1;
+        }
+        let Some(&conv) = fmt.get(i) else {
+            return Err(h.error("scanf: format ends inside a conversion".into(), range));
+        };
+        i += 1;
+        let spec = String::from_utf8_lossy(&fmt[start..i]).to_string();
+        let limit = width.unwrap_or(usize::MAX);
+        match conv {
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' => {
+                h.input().skip_ws();
+                if h.input().at_end() {
+                    return eof(h, assigned);
+                }
+                let rest = h.input().rest();
+                let rest = &rest[..rest.len().min(limit)];
+                let base = match conv {
+                    b'd' | b'u' => 10,
+                    b'i' => 0,
+                    b'o' => 8,
+                    _ => 16,
+                };
+                let signed = matches!(conv, b'd' | b'i');
+                let (v, used) = strtol(rest, base, !signed);
+                if used == 0 {
+                    // A lone sign is consumed before the matching failure.
+                    if rest.first().is_some_and(|c| *c == b'+' || *c == b'-') {
+                        h.input().advance(1);
+                    }
+                    break;
+                }
+                h.input().advance(used);
+                if !suppress {
+                    let p = target(h, a, &mut next, &spec)?;
+                    let k = format::int_kind(&len, signed);
+                    check_target(h, a, next - 1, k.size(), &spec)?;
+                    let v = h.constant(k, v as u64);
+                    h.store(&p, &Type::Int(k), H::from_int(v), range)?;
+                    assigned += 1;
+                }
+            }
+            b'c' => {
+                let n = width.unwrap_or(1);
+                let rest = h.input().rest();
+                if rest.len() < n {
+                    if rest.is_empty() {
+                        return eof(h, assigned);
+                    }
+                    break;
+                }
+                if !suppress {
+                    let p = target(h, a, &mut next, &spec)?;
+                    h.write_bytes(&p, &rest[..n], range)?;
+                    assigned += 1;
+                }
+                h.input().advance(n);
+            }
+            b's' => {
+                h.input().skip_ws();
+                if h.input().at_end() {
+                    return eof(h, assigned);
+                }
+                let mut word = Vec::new();
+                while word.len() < limit {
+                    match h.input().peek() {
+                        Some(c) if !c.is_ascii_whitespace() => {
+                            word.push(c);
+                            h.input().advance(1);
+                        }
+                        _ => break,
+                    }
+                }
+                if !suppress {
+                    let p = target(h, a, &mut next, &spec)?;
+                    word.push(0);
+                    h.write_bytes(&p, &word, range)?;
+                    assigned += 1;
+                }
+            }
+            _ => return Err(h.error(format!("unsupported: scanf conversion `{spec}`"), range)),
+        }
+    }
+    Ok(H::from_int(h.constant(IntKind::Int, assigned)))
+}
+
+/// The pointer argument the next conversion stores through.
+fn target<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    next: &mut usize,
+    spec: &str,
+) -> Result<H::Ptr, H::Stop> {
+    let i = *next;
+    let (Some(e), Some(v)) = (a.exprs.get(i), a.vals.get(i)) else {
+        return Err(h.error(format!("scanf: missing argument for `{spec}`"), a.range));
+    };
+    *next += 1;
+    match (&e.ty, H::as_ptr(v)) {
+        (Type::Ptr(_), Some(p)) => Ok(p),
+        _ => Err(h.error(format!("scanf: `{spec}` needs a pointer argument"), a.range)),
+    }
+}
+
+/// Storing `size` bytes through argument `i` needs an integer of that size there.
+fn check_target<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    i: usize,
+    size: u64,
+    spec: &str,
+) -> Result<(), H::Stop> {
+    match a.exprs.get(i).and_then(|e| e.ty.pointee()) {
+        Some(Type::Int(k)) if k.size() == size => Ok(()),
+        Some(t) => Err(h.error(
+            format!(
+                "scanf: `{spec}` stores {size} bytes through a `{}*` (undefined behaviour)",
+                h.type_name(t)
+            ),
+            a.range,
+        )),
+        None => Ok(()),
+    }
+}
