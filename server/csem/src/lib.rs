@@ -1,9 +1,9 @@
 //! faultlens-csem: a faithful model of a subset of C (LP64 x86-64, as gcc -O0
 //! builds it). Front end: the real preprocessor, tree-sitter-c, lowering to a
-//! typed IR whose every node keeps its source range. Back ends: a concrete
-//! interpreter (`interp`) and the bit-vector encoding of test runs with
-//! health literals (`encode`, over `bv`); the C library both call is
-//! written once (`library`).
+//! typed IR whose every node keeps its source range. One evaluator of C
+//! (`eval`, with the C library in `library`) over two value domains: a
+//! concrete interpreter (`interp`) and the bit-vector encoding of test runs
+//! with health literals (`encode`, over `bv`).
 //!
 //! What is modelled and what is not: see `README.md` beside this crate.
 
@@ -11,6 +11,7 @@ pub mod bv;
 pub mod compile_db;
 pub mod encode;
 pub mod error;
+mod eval;
 pub mod format;
 pub mod interp;
 pub mod intops;

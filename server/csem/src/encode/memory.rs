@@ -58,13 +58,6 @@ impl Cell {
             uninit: None,
         }
     }
-    pub fn ptr(p: SPtr) -> Cell {
-        Cell {
-            kind: CellKind::Ptr,
-            val: SVal::Ptr(p),
-            uninit: None,
-        }
-    }
     fn written(kind: CellKind, val: SVal) -> Cell {
         Cell {
             kind,

@@ -1,7 +1,8 @@
 //! Symbolic encoding of one test run, along the path the concrete run took.
 //!
 //! The interpreter runs the test and records its trace; the encoder replays
-//! the same statement instances with bit-vector values. Every executed
+//! the same statement instances with bit-vector values, through the one
+//! evaluator (`crate::eval`) with this module as its domain. Every executed
 //! statement is a component with a health literal `h`: its semantics hold
 //! only if it is healthy (`h → out = F(in)`, `out` fresh; for a branch,
 //! `h → cond = taken direction`; `h →` no undefined behaviour). Loops are
@@ -10,6 +11,7 @@
 //! hard constraints. Unexplored paths are not encoded: a solution that needs
 //! another path is an angelic branch for the next layer to explore.
 
+mod domain;
 mod host;
 mod memory;
 mod output;
@@ -18,12 +20,10 @@ mod paths;
 pub use paths::{apply_slots, Divergence, EncodeOptions, Formula, Slot, SlotRole, TestEncoding};
 
 use crate::bv::{Bv, Cnf};
-use crate::interp::{
-    counts_instance, run, Outcome, Overrides, RunOptions, TestInput, TraceEvent, TraceValue,
-};
+use crate::interp::{run, Outcome, Overrides, RunOptions, TestInput, TraceEvent};
 use crate::ir::*;
-use crate::types::{Conversion, IntKind, Type};
-use memory::{Cell, SMem, SPtr, SVal};
+use crate::types::{IntKind, Type};
+use memory::{SMem, SPtr, SVal};
 use paths::RunInputs;
 use rustsat::types::Lit;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -94,6 +94,9 @@ struct Enc<'a> {
     ub: Vec<Lit>,
     /// Condition under which the current sub-expression is evaluated (short-circuit).
     guard: Lit,
+    /// The health literal that relaxes the value the statement's top-level
+    /// store writes, until that store takes it.
+    pending_store: Option<Lit>,
     globals: Vec<usize>,
     strings: Vec<usize>,
     frames: Vec<Vec<usize>>,
@@ -314,6 +317,7 @@ fn replay(
         health: std::mem::take(&mut f.health),
         ub: Vec::new(),
         guard: Lit::positive(0),
+        pending_store: None,
         globals: Vec::new(),
         strings: Vec::new(),
         frames: Vec::new(),
@@ -382,10 +386,6 @@ fn replay(
         draws: enc.draws,
         prefix_ok,
     })
-}
-
-fn size_of(prog: &Program, t: &Type) -> u64 {
-    t.size(&prog.structs).unwrap_or(0)
 }
 
 impl<'a> Enc<'a> {
@@ -540,308 +540,13 @@ impl<'a> Enc<'a> {
     }
 
     fn start(&mut self, test: &TestInput) -> E<End> {
-        let prog = self.prog;
-        let main = prog.main.expect("the run found main");
-        for name in ["stdin", "stdout", "stderr"] {
-            self.mem.alloc(name, 1);
-        }
-        for s in &prog.strings {
-            let id = self.mem.alloc("string literal", s.len() as u64);
-            for (i, b) in s.iter().enumerate() {
-                self.mem.set(
-                    id,
-                    i as u64,
-                    Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)),
-                );
-            }
-            self.strings.push(id);
-        }
-        for g in &prog.globals {
-            let id = self.mem.alloc(&g.name, size_of(prog, &g.ty));
-            self.globals.push(id);
-        }
-        for (gi, g) in prog.globals.iter().enumerate() {
-            if let Some(init) = &g.init {
-                self.initialize(self.globals[gi], init, None)?;
-                let _ = std::mem::take(&mut self.ub);
-            }
-        }
-        let mut all = vec!["prog".to_string()];
-        all.extend(test.args.iter().cloned());
-        let mut arg_objs = Vec::new();
-        for a in &all {
-            let id = self.mem.alloc("argv string", a.len() as u64 + 1);
-            let bytes: Vec<u8> = a.bytes().chain(std::iter::once(0)).collect();
-            for (i, b) in bytes.iter().enumerate() {
-                self.mem.set(
-                    id,
-                    i as u64,
-                    Cell::int(IntKind::Char, self.cnf.bv_const(u64::from(*b), 8)),
-                );
-            }
-            arg_objs.push(id);
-        }
-        let argv = self.mem.alloc("argv", 8 * (all.len() as u64 + 1));
-        for (i, o) in arg_objs.iter().enumerate() {
-            let p = SPtr {
-                obj: Some(*o),
-                off: self.cnf.bv_const(0, 64),
-            };
-            self.mem.set(argv, 8 * i as u64, Cell::ptr(p));
-        }
-        let null = SPtr {
-            obj: None,
-            off: self.cnf.bv_const(0, 64),
-        };
-        self.mem.set(argv, 8 * all.len() as u64, Cell::ptr(null));
-        let f = &prog.funcs[main];
-        let args = if f.params.len() == 2 {
-            vec![
-                SVal::Int(self.cnf.bv_const(all.len() as u64, 32)),
-                SVal::Ptr(SPtr {
-                    obj: Some(argv),
-                    off: self.cnf.bv_const(0, 64),
-                }),
-            ]
-        } else {
-            vec![]
-        };
-        match self.call(main, args) {
+        match crate::eval::start(self, test) {
             Ok(SVal::Int(v)) => Ok(End::Exit(v)),
+            // C99: reaching the end of main returns 0.
             Ok(_) => Ok(End::Exit(self.cnf.bv_const(0, 32))),
             Err(Stop::Exit(v)) => Ok(End::Exit(v)),
             Err(Stop::Abort) => Ok(End::Abort),
             Err(Stop::Fail(e)) => Err(e),
-        }
-    }
-
-    fn initialize(&mut self, obj: usize, init: &Initializer, h: Option<Lit>) -> E<()> {
-        if init.zero {
-            let size = self.mem.size(obj);
-            self.mem.zero(obj, size, &self.cnf);
-        }
-        if let Some(bytes) = &init.bytes {
-            for (i, b) in bytes.iter().enumerate() {
-                let c = self.cnf.bv_const(u64::from(*b), 8);
-                self.mem.set(obj, i as u64, Cell::int(IntKind::Char, c));
-            }
-        }
-        for item in &init.items {
-            let v = self.eval(&item.value).map_err(Stop::into_err)?;
-            let v = match h {
-                Some(h) => {
-                    let signed = item.ty.as_int().is_some_and(|k| k.signed());
-                    self.relax(h, v, paths::SlotRole::Value, signed)
-                }
-                None => v,
-            };
-            let p = SPtr {
-                obj: Some(obj),
-                off: self.cnf.bv_const(item.offset, 64),
-            };
-            self.store(&p, &item.ty, v)?;
-        }
-        Ok(())
-    }
-
-    fn call(&mut self, fid: FuncId, args: Vec<SVal>) -> Result<SVal, Stop> {
-        let prog = self.prog;
-        if self.frames.len() >= MAX_ENCODED_DEPTH {
-            return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                "recursion deeper than {MAX_ENCODED_DEPTH} calls"
-            ))));
-        }
-        let f = &prog.funcs[fid];
-        if crate::interp::is_nondet(f) {
-            // A free input: a fresh value (its shadow the run's draw).
-            let k = f.ret.as_int().expect("integer nondet");
-            let run_value = self.nondet.get(self.draws.len()).copied();
-            let bits = crate::interp::nondet_bits(k, run_value.unwrap_or(0));
-            let w = k.bits() as usize;
-            let v = Bv((0..w)
-                .map(|i| self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)))
-                .collect());
-            if k == IntKind::Bool {
-                for l in &v.0[1..] {
-                    self.cnf.clause(&[!*l]);
-                }
-            }
-            self.draws.push((v.clone(), k));
-            return Ok(SVal::Int(v));
-        }
-        let locals: Vec<usize> = f
-            .locals
-            .iter()
-            .map(|l| self.mem.alloc(&l.name, size_of(prog, &l.ty)))
-            .collect();
-        for (p, v) in f.params.iter().zip(args) {
-            let ptr = SPtr {
-                obj: Some(locals[*p]),
-                off: self.cnf.bv_const(0, 64),
-            };
-            self.store(&ptr, &f.locals[*p].ty, v)?;
-        }
-        self.frames.push(locals);
-        let r = self.exec(fid);
-        self.frames.pop();
-        r
-    }
-
-    fn exec(&mut self, fid: FuncId) -> Result<SVal, Stop> {
-        let f = &self.prog.funcs[fid];
-        let mut pc = 0;
-        loop {
-            let ins = &f.body[pc];
-            let h = self.h(ins.stmt);
-            self.stmts.insert(ins.stmt);
-            if counts_instance(&ins.kind) {
-                let inst = self.counts[ins.stmt];
-                self.counts[ins.stmt] += 1;
-                self.cur_key = (ins.stmt, inst);
-                self.out_arg = 0;
-                self.stmt_out_start = self.out.len();
-            }
-            self.cur_health = Some(h);
-            self.cur_range = ins.range;
-            self.guard = self.cnf.tru();
-            match &ins.kind {
-                InstrKind::Expr(e) => {
-                    self.statement_expr(e, h)?;
-                    self.event(ins)?;
-                    self.close_statement(h);
-                    pc += 1;
-                }
-                InstrKind::Init(l, init) => {
-                    let obj = self.frames.last().expect("frame")[*l];
-                    match init {
-                        None => self.mem.clear(obj),
-                        // Only a scalar's initial value is relaxed (one value per instance).
-                        Some(init) => {
-                            let scalar = f.locals[*l].ty.is_scalar();
-                            self.initialize(obj, init, scalar.then_some(h))?
-                        }
-                    }
-                    self.event(ins)?;
-                    self.close_statement(h);
-                    pc += 1;
-                }
-                InstrKind::Jump(t) => {
-                    self.event(ins)?;
-                    pc = *t;
-                }
-                InstrKind::Branch { cond, then, els } => {
-                    let c = self.eval(cond)?;
-                    let t = self.truth(&c);
-                    let ev = self.event(ins)?;
-                    let taken = matches!(ev.value, Some(TraceValue::Int { bits: 1, .. }));
-                    let forced = self.overrides.0.contains_key(&self.cur_key);
-                    if !forced && self.cnf.shadow(t).is_some_and(|s| s != taken) {
-                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                            "internal: the encoding diverges from the run at {}",
-                            self.prog.location(ins.range)
-                        ))));
-                    }
-                    // The direction: the condition when healthy, free (angelic) when not.
-                    let d = self.cnf.fresh_valued(Some(taken));
-                    let same = self.cnf.iff(d, t);
-                    self.cnf.implies(h, same);
-                    self.points.push(Point {
-                        stmt: ins.stmt,
-                        instance: self.cur_key.1,
-                        range: ins.range,
-                        slots_before: self.slots.len(),
-                        out_before: self.out.len(),
-                        kind: PointKind::Branch { d, dir: taken },
-                    });
-                    self.slots.push(SlotRec {
-                        stmt: ins.stmt,
-                        instance: self.cur_key.1,
-                        arg: 0,
-                        range: ins.range,
-                        role: paths::SlotRole::Condition,
-                        bits: Bv(vec![d]),
-                        signed: false,
-                        health: h,
-                    });
-                    self.close_statement(h);
-                    pc = if taken { *then } else { *els };
-                }
-                InstrKind::Switch {
-                    value,
-                    cases,
-                    default,
-                } => {
-                    let v = self.eval(value)?;
-                    let ev = self.event(ins)?;
-                    let Some(TraceValue::Int { bits, .. }) = ev.value else {
-                        return Err(Stop::Fail(EncodeError::Unsupported(
-                            "internal: switch without a value".into(),
-                        )));
-                    };
-                    let SVal::Int(vb) = v else {
-                        unreachable!("switch on an integer")
-                    };
-                    let signed = value.ty.as_int().is_some_and(|k| k.signed());
-                    let SVal::Int(rv) =
-                        self.relax(h, SVal::Int(vb), paths::SlotRole::SwitchValue, signed)
-                    else {
-                        unreachable!("int")
-                    };
-                    let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
-                    self.points.push(Point {
-                        stmt: ins.stmt,
-                        instance: self.cur_key.1,
-                        range: ins.range,
-                        slots_before: self.slots.len() - 1,
-                        out_before: self.out.len(),
-                        kind: PointKind::Switch {
-                            v: rv,
-                            cases: cases.clone(),
-                            default: *default,
-                            target: target.unwrap_or(*default),
-                        },
-                    });
-                    self.close_statement(h);
-                    pc = target.unwrap_or(*default);
-                }
-                InstrKind::Return(e) => {
-                    let v = match e {
-                        Some(e) => self.eval(e)?,
-                        None => SVal::Void,
-                    };
-                    let signed = f.ret.as_int().is_some_and(|k| k.signed());
-                    let v = self.relax(h, v, paths::SlotRole::Return, signed);
-                    self.event(ins)?;
-                    self.close_statement(h);
-                    return Ok(v);
-                }
-                InstrKind::FallOff => {
-                    self.event(ins)?;
-                    return Ok(SVal::Void);
-                }
-            }
-        }
-    }
-
-    /// An expression statement: a top-level store has its stored value relaxed.
-    fn statement_expr(&mut self, e: &Expr, h: Lit) -> Result<(), Stop> {
-        match &e.kind {
-            ExprKind::Assign(lv, rhs) => {
-                let v = self.eval(rhs)?;
-                let p = self.addr(lv)?;
-                let signed = lv.ty.as_int().is_some_and(|k| k.signed());
-                let v = self.relax(h, v, paths::SlotRole::Value, signed);
-                self.store(&p, &lv.ty, v)?;
-                Ok(())
-            }
-            ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
-                self.store_op(e, Some(h))?;
-                Ok(())
-            }
-            _ => {
-                self.eval(e)?;
-                Ok(())
-            }
         }
     }
 
@@ -878,54 +583,6 @@ impl<'a> Enc<'a> {
         Ok(v)
     }
 
-    fn addr(&mut self, e: &Expr) -> Result<SPtr, Stop> {
-        let zero = self.cnf.bv_const(0, 64);
-        Ok(match &e.kind {
-            ExprKind::Local(l) => SPtr {
-                obj: Some(self.frames.last().expect("frame")[*l]),
-                off: zero,
-            },
-            ExprKind::Global(g) => SPtr {
-                obj: Some(self.globals[*g]),
-                off: zero,
-            },
-            ExprKind::Str(s) => SPtr {
-                obj: Some(self.strings[*s]),
-                off: zero,
-            },
-            ExprKind::Deref(p) => match self.eval(p)? {
-                SVal::Ptr(q) => q,
-                _ => unreachable!("deref of a non-pointer"),
-            },
-            ExprKind::Member(b, off) => {
-                let base = self.addr(b)?;
-                let o = self.cnf.bv_const(*off, 64);
-                SPtr {
-                    obj: base.obj,
-                    off: self.cnf.bv_add(&base.off, &o),
-                }
-            }
-            _ => unreachable!("address of an rvalue"),
-        })
-    }
-
-    fn int(&mut self, e: &Expr) -> Result<Bv, Stop> {
-        match self.eval(e)? {
-            SVal::Int(b) => Ok(b),
-            _ => Err(Stop::Fail(EncodeError::Unsupported(format!(
-                "a non-integer value at {}",
-                self.prog.location(e.range)
-            )))),
-        }
-    }
-
-    fn ptr(&mut self, e: &Expr) -> Result<SPtr, Stop> {
-        match self.eval(e)? {
-            SVal::Ptr(p) => Ok(p),
-            _ => unreachable!("expected a pointer"),
-        }
-    }
-
     /// Pointer arithmetic; leaving the object (beyond one past its end) is
     /// undefined behaviour, as the interpreter reports it.
     fn ptr_offset(&mut self, p: SPtr, index: &Bv, elem: u64, sub: bool) -> SPtr {
@@ -955,79 +612,6 @@ impl<'a> Enc<'a> {
         SPtr { obj: p.obj, off }
     }
 
-    /// CompoundAssign / IncDec: load, operate, store; the stored value relaxed when `h` is given.
-    fn store_op(&mut self, e: &Expr, h: Option<Lit>) -> Result<SVal, Stop> {
-        let prog = self.prog;
-        let (lv, new_of, prefix) = match &e.kind {
-            ExprKind::CompoundAssign { lv, .. } => (lv, true, true),
-            ExprKind::IncDec { lv, prefix, .. } => (lv, false, *prefix),
-            _ => unreachable!("store_op"),
-        };
-        let rhs = match &e.kind {
-            ExprKind::CompoundAssign { rhs, .. } => Some(self.eval(rhs)?),
-            _ => None,
-        };
-        let p = self.addr(lv)?;
-        let old = self.load(&p, &lv.ty)?;
-        let new = match (&e.kind, &old, &lv.ty) {
-            (
-                ExprKind::CompoundAssign {
-                    op,
-                    op_ty,
-                    rhs: rexpr,
-                    ..
-                },
-                SVal::Int(a),
-                Type::Int(lk),
-            ) => {
-                let ok = op_ty.as_int().expect("int op type");
-                let a2 = self.cnf.c_convert(*lk, ok, a);
-                let Some(SVal::Int(b)) = rhs else {
-                    unreachable!("int rhs")
-                };
-                let kb = rexpr.int_kind().expect("int");
-                let (r, ub) = self.cnf.c_binary(*op, ok, &a2, &b, kb);
-                self.note_ub(ub);
-                SVal::Int(self.cnf.c_convert(ok, *lk, &r))
-            }
-            (ExprKind::CompoundAssign { op, .. }, SVal::Ptr(q), Type::Ptr(el)) => {
-                let Some(SVal::Int(b)) = rhs else {
-                    unreachable!("int rhs")
-                };
-                let size = size_of(prog, el);
-                SVal::Ptr(self.ptr_offset(q.clone(), &b, size, *op == BinOp::Sub))
-            }
-            (ExprKind::IncDec { inc, .. }, SVal::Int(a), Type::Int(k)) => {
-                let pk = k.promote();
-                let a2 = self.cnf.c_convert(*k, pk, a);
-                let one = self.cnf.bv_const(1, pk.bits() as usize);
-                let op = if *inc { BinOp::Add } else { BinOp::Sub };
-                let (r, ub) = self.cnf.c_binary(op, pk, &a2, &one, pk);
-                self.note_ub(ub);
-                SVal::Int(self.cnf.c_convert(pk, *k, &r))
-            }
-            (ExprKind::IncDec { inc, .. }, SVal::Ptr(q), Type::Ptr(el)) => {
-                let one = self.cnf.bv_const(1, 64);
-                let size = size_of(prog, el);
-                SVal::Ptr(self.ptr_offset(q.clone(), &one, size, !*inc))
-            }
-            _ => {
-                return Err(Stop::Fail(EncodeError::Unsupported(
-                    "compound assignment operands".into(),
-                )))
-            }
-        };
-        let new = match h {
-            Some(h) => {
-                let signed = lv.ty.as_int().is_some_and(|k| k.signed());
-                self.relax(h, new, paths::SlotRole::Value, signed)
-            }
-            None => new,
-        };
-        self.store(&p, &lv.ty, new.clone())?;
-        Ok(if new_of || prefix { new } else { old })
-    }
-
     fn eval(&mut self, e: &Expr) -> Result<SVal, Stop> {
         let v = self.eval_node(e)?;
         if self.sub_index.is_empty() {
@@ -1040,256 +624,8 @@ impl<'a> Enc<'a> {
     }
 
     fn eval_node(&mut self, e: &Expr) -> Result<SVal, Stop> {
-        let prog = self.prog;
-        Ok(match &e.kind {
-            ExprKind::Local(_)
-            | ExprKind::Global(_)
-            | ExprKind::Str(_)
-            | ExprKind::Deref(_)
-            | ExprKind::Member(..) => {
-                unreachable!("lvalue evaluated as a value")
-            }
-            ExprKind::Const(v) => SVal::Int(
-                self.cnf
-                    .bv_const(*v, e.ty.as_int().expect("int").bits() as usize),
-            ),
-            ExprKind::Null => SVal::Ptr(SPtr {
-                obj: None,
-                off: self.cnf.bv_const(0, 64),
-            }),
-            ExprKind::Stream(w) => SVal::Ptr(SPtr {
-                obj: Some(usize::from(*w)),
-                off: self.cnf.bv_const(0, 64),
-            }),
-            ExprKind::Load(lv) => {
-                let p = self.addr(lv)?;
-                self.load(&p, &lv.ty)?
-            }
-            ExprKind::AddrOf(lv) | ExprKind::Decay(lv) => SVal::Ptr(self.addr(lv)?),
-            ExprKind::Cast(inner) => {
-                let v = self.eval(inner)?;
-                match (Conversion::of(&inner.ty, &e.ty), v) {
-                    (Conversion::Discard, _) => SVal::Void,
-                    (Conversion::Integer(f, t), SVal::Int(b)) => {
-                        SVal::Int(self.cnf.c_convert(f, t, &b))
-                    }
-                    (Conversion::PointerToBool, SVal::Ptr(p)) => {
-                        SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_some()), 8))
-                    }
-                    (Conversion::Pointer, v @ SVal::Ptr(_)) => v,
-                    _ => {
-                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                            "a conversion from `{}` to `{}` at {}",
-                            inner.ty.display(&prog.structs),
-                            e.ty.display(&prog.structs),
-                            prog.location(e.range)
-                        ))))
-                    }
-                }
-            }
-            ExprKind::Unary(op, a) => match self.eval(a)? {
-                SVal::Int(b) => {
-                    let (r, ub) = self.cnf.c_unary(*op, a.int_kind().expect("int"), &b);
-                    self.note_ub(ub);
-                    SVal::Int(r)
-                }
-                SVal::Ptr(p) => SVal::Int(self.cnf.bv_const(u64::from(p.obj.is_none()), 32)),
-                _ => return Err(Stop::Fail(EncodeError::Unsupported("unary operand".into()))),
-            },
-            ExprKind::Binary(op, l, r) => {
-                let a = self.int(l)?;
-                let b = self.int(r)?;
-                let (v, ub) = self.cnf.c_binary(
-                    *op,
-                    l.int_kind().expect("int"),
-                    &a,
-                    &b,
-                    r.int_kind().expect("int"),
-                );
-                self.note_ub(ub);
-                SVal::Int(v)
-            }
-            ExprKind::PtrAdd { ptr, index, sub } => {
-                let p = self.ptr(ptr)?;
-                let i = self.int(index)?;
-                let size = size_of(prog, e.ty.pointee().expect("pointer"));
-                SVal::Ptr(self.ptr_offset(p, &i, size, *sub))
-            }
-            ExprKind::PtrDiff(l, r) => {
-                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
-                if a.obj != b.obj {
-                    return Err(Stop::Fail(EncodeError::Unsupported(
-                        "pointer difference across objects".into(),
-                    )));
-                }
-                let size = size_of(prog, l.ty.pointee().expect("pointer"));
-                let d = self.cnf.bv_sub(&a.off, &b.off);
-                let s = self.cnf.bv_const(size, 64);
-                let (q, _) = self.cnf.bv_sdivrem(&d, &s);
-                SVal::Int(q)
-            }
-            ExprKind::PtrCmp(op, l, r) => {
-                let (a, b) = (self.ptr(l)?, self.ptr(r)?);
-                let res = if a.obj != b.obj {
-                    match op {
-                        BinOp::Eq => self.cnf.fls(),
-                        BinOp::Ne => self.cnf.tru(),
-                        _ => {
-                            return Err(Stop::Fail(EncodeError::Unsupported(
-                                "pointer order across objects".into(),
-                            )))
-                        }
-                    }
-                } else {
-                    let (v, _) =
-                        self.cnf
-                            .c_binary(*op, IntKind::Long, &a.off, &b.off, IntKind::Long);
-                    v.0[0]
-                };
-                SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
-            }
-            ExprKind::LogAnd(l, r) | ExprKind::LogOr(l, r) => {
-                let is_and = matches!(e.kind, ExprKind::LogAnd(..));
-                let lv = self.eval(l)?;
-                let lt = self.truth(&lv);
-                if contains_call(r) {
-                    // The run decides whether the right operand (and its calls) ran.
-                    let Some(run_lt) = self.cnf.shadow(lt) else {
-                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                            "a call in the right operand of `&&`/`||` with a free left operand at {}",
-                            prog.location(r.range)
-                        ))));
-                    };
-                    self.mem.pins.push(if run_lt { lt } else { !lt });
-                    if run_lt != is_and {
-                        return Ok(SVal::Int(self.cnf.bv_zext(&Bv(vec![lt]), 32)));
-                    }
-                    let rv = self.eval(r)?;
-                    let rt = self.truth(&rv);
-                    return Ok(SVal::Int(self.cnf.bv_zext(&Bv(vec![rt]), 32)));
-                }
-                let saved = self.guard;
-                self.guard = if is_and {
-                    self.cnf.and(saved, lt)
-                } else {
-                    self.cnf.and(saved, !lt)
-                };
-                let rv = self.eval(r)?;
-                self.guard = saved;
-                let rt = self.truth(&rv);
-                let res = if is_and {
-                    self.cnf.and(lt, rt)
-                } else {
-                    self.cnf.or(lt, rt)
-                };
-                SVal::Int(self.cnf.bv_zext(&Bv(vec![res]), 32))
-            }
-            ExprKind::Cond(c, a, b) => {
-                if contains_call(a) || contains_call(b) {
-                    let cv = self.eval(c)?;
-                    let ct = self.truth(&cv);
-                    let Some(run_ct) = self.cnf.shadow(ct) else {
-                        return Err(Stop::Fail(EncodeError::Unsupported(format!(
-                            "a call in an arm of `?:` with a free condition at {}",
-                            prog.location(e.range)
-                        ))));
-                    };
-                    self.mem.pins.push(if run_ct { ct } else { !ct });
-                    return self.eval(if run_ct { a } else { b });
-                }
-                let cv = self.eval(c)?;
-                let ct = self.truth(&cv);
-                let saved = self.guard;
-                self.guard = self.cnf.and(saved, ct);
-                let av = self.eval(a)?;
-                self.guard = self.cnf.and(saved, !ct);
-                let bv = self.eval(b)?;
-                self.guard = saved;
-                match (av, bv) {
-                    (SVal::Int(x), SVal::Int(y)) => SVal::Int(self.cnf.bv_ite(ct, &x, &y)),
-                    (SVal::Ptr(x), SVal::Ptr(y)) if x.obj == y.obj => SVal::Ptr(SPtr {
-                        obj: x.obj,
-                        off: self.cnf.bv_ite(ct, &x.off, &y.off),
-                    }),
-                    (SVal::Void, SVal::Void) => SVal::Void,
-                    (x @ SVal::Ptr(_), y @ SVal::Ptr(_)) if self.cnf.shadow(ct).is_some() => {
-                        // Pointers into different objects: follow the run's choice.
-                        let run_ct = self.cnf.shadow(ct) == Some(true);
-                        self.mem.pins.push(if run_ct { ct } else { !ct });
-                        if run_ct {
-                            x
-                        } else {
-                            y
-                        }
-                    }
-                    _ => {
-                        return Err(Stop::Fail(EncodeError::Unsupported(
-                            "`?:` choosing between objects".into(),
-                        )))
-                    }
-                }
-            }
-            ExprKind::Comma(a, b) => {
-                self.eval(a)?;
-                self.eval(b)?
-            }
-            ExprKind::Assign(lv, rhs) => {
-                let v = self.eval(rhs)?;
-                let p = self.addr(lv)?;
-                self.store(&p, &lv.ty, v.clone())?;
-                v
-            }
-            ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => self.store_op(e, None)?,
-            ExprKind::Call(f, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args.iter().rev() {
-                    vals.push(self.eval(a)?);
-                }
-                vals.reverse();
-                // The callee's statements are components of their own.
-                let (saved_ub, saved_pins, saved_guard, saved_h) = (
-                    std::mem::take(&mut self.ub),
-                    std::mem::take(&mut self.mem.pins),
-                    self.guard,
-                    self.cur_health,
-                );
-                let saved_key = (
-                    self.cur_key,
-                    self.out_arg,
-                    self.cur_range,
-                    self.stmt_out_start,
-                );
-                let r = self.call(*f, vals)?;
-                self.ub = saved_ub;
-                self.mem.pins = saved_pins;
-                self.guard = saved_guard;
-                self.cur_health = saved_h;
-                (
-                    self.cur_key,
-                    self.out_arg,
-                    self.cur_range,
-                    self.stmt_out_start,
-                ) = saved_key;
-                r
-            }
-            ExprKind::Builtin(b, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args.iter().rev() {
-                    vals.push(self.eval(a)?);
-                }
-                vals.reverse();
-                crate::library::call(self, *b, args, vals, e.range)?
-            }
-        })
+        crate::eval::expr(self, e)
     }
-}
-
-fn contains_call(e: &Expr) -> bool {
-    let mut found = false;
-    crate::ir::visit(e, &mut |x| {
-        found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..))
-    });
-    found
 }
 
 /// Why replay stops early.
@@ -1297,15 +633,6 @@ pub(crate) enum Stop {
     Exit(Bv),
     Abort,
     Fail(EncodeError),
-}
-
-impl Stop {
-    fn into_err(self) -> EncodeError {
-        match self {
-            Stop::Fail(e) => e,
-            _ => EncodeError::Unsupported("exit inside an initializer".into()),
-        }
-    }
 }
 
 impl From<EncodeError> for Stop {

@@ -54,7 +54,7 @@ impl<'a> Input<'a> {
 pub(crate) trait Host<'a> {
     type Int: Clone;
     type Ptr: Clone;
-    type Val;
+    type Val: Clone;
     type Stop;
 
     fn as_int(v: &Self::Val) -> Option<Self::Int>;
