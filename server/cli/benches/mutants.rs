@@ -6,9 +6,10 @@
 //! For each program: every mutant the operators offer (`faultlens-mutants`),
 //! a seeded sample of them (`MUTANTS_PER_PROGRAM`, default 30;
 //! `MUTANT_SEED`, default 1), each built and run with coverage (each test
-//! under `MUTANT_TEST_TIMEOUT` seconds, default 1); a mutant
-//! that does not build, or that no test kills (equivalent, or beyond the
-//! tests), is left out and counted. Each kept version is ranked by every
+//! under `MUTANT_TEST_TIMEOUT` seconds, default 1); a mutant that does not
+//! build, that no test kills (equivalent, or beyond the tests), or whose
+//! first `PROBE` tests all time out (a loop the mutant made endless: its
+//! whole suite would cost the timeout per test) is left out and counted. Each kept version is ranked by every
 //! measure and BlockRank and scored like `faultlens eval` (EXAM at the
 //! average rank of the fault's tie group; top-N). With `MUTANTS_DIAGNOSE=S`
 //! each is also diagnosed (`faultlens diagnose --time-limit S`): does a
@@ -21,6 +22,7 @@ use common::copy_tree;
 
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
 use faultlens_core::measures::{Ranker, ALL};
+use faultlens_core::results::Outcome;
 use faultlens_mutants::{candidates, sample, Mutant};
 use faultlens_pipeline::{CancelToken, RunOptions};
 use faultlens_workspace::{store, Project};
@@ -45,6 +47,54 @@ struct Tally {
     kept: usize,
     not_built: usize,
     not_killed: usize,
+    hangs: usize,
+}
+
+/// Tests run first; when every one of them times out the version is left out.
+const PROBE: usize = 6;
+
+/// Why a version is left out.
+enum LeftOut {
+    NotBuilt,
+    Hangs,
+}
+
+/// Localizes the version in `dir`, its first [`PROBE`] tests first: when
+/// they all time out, the rest is not run.
+fn localize(
+    dir: &Path,
+    options: &RunOptions,
+) -> Result<faultlens_core::results::RunResults, LeftOut> {
+    let project = Project::load(dir).map_err(|_| LeftOut::NotBuilt)?;
+    let timeout = options.timeout.unwrap_or(Duration::from_secs(1));
+    let first: Vec<String> = faultlens_workspace::declared::discover_declared(&project, timeout)
+        .and_then(Result::ok)
+        .unwrap_or_default()
+        .into_iter()
+        .take(PROBE)
+        .map(|t| t.name)
+        .collect();
+    let cancel = CancelToken::new();
+    let hangs = std::sync::atomic::AtomicBool::new(false);
+    let on_first = |first: faultlens_ops::first_ranking::FirstRanking| {
+        let tests = &first.results.tests;
+        if !tests.is_empty() && tests.iter().all(|t| t.outcome == Outcome::TimedOut) {
+            hangs.store(true, std::sync::atomic::Ordering::Relaxed);
+            cancel.cancel();
+        }
+    };
+    faultlens_ops::localize::localize_and_store_in_stages(
+        &project,
+        options,
+        &first,
+        &on_first,
+        &|_| {},
+        &cancel,
+    )
+    .map_err(|_| match hangs.load(std::sync::atomic::Ordering::Relaxed) {
+        true => LeftOut::Hangs,
+        false => LeftOut::NotBuilt,
+    })
 }
 
 /// A diagnosis of one version: the rank (1-based) of the first diagnosis
@@ -71,7 +121,6 @@ fn main() {
         programs.push(fixed_fixture(fixture, work.path()));
     }
     programs.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
-    let cancel = CancelToken::new();
     // The correct programs run each test in milliseconds; a mutant that
     // loops for ever costs this per test (`MUTANT_TEST_TIMEOUT` seconds).
     let options = RunOptions {
@@ -111,17 +160,16 @@ fn main() {
             let dir = work.path().join(format!("{name}-{k}"));
             write_version(program, &dir, &source_file, &source, mutant);
             let started = Instant::now();
-            let results = Project::load(&dir)
-                .map_err(|e| e.to_string())
-                .and_then(|p| {
-                    faultlens_ops::localize::localize_and_store(&p, &options, &|_| {}, &cancel)
-                        .map_err(|e| e.to_string())
-                });
+            let results = localize(&dir, &options);
             let entry = by_operator.entry(mutant.operator.name()).or_default();
             entry.0 += 1;
             let results = match results {
-                Err(_) => {
+                Err(LeftOut::NotBuilt) => {
                     tally.not_built += 1;
+                    continue;
+                }
+                Err(LeftOut::Hangs) => {
+                    tally.hangs += 1;
                     continue;
                 }
                 Ok(r) if r.failed_count() == 0 => {
@@ -159,13 +207,13 @@ fn main() {
 
     println!("faultlens mutant benchmark (seed {seed}, {per_program} sampled per program)\n");
     println!(
-        "{:<10} {:>8} {:>6} {:>10} {:>11}",
-        "program", "sampled", "kept", "not built", "not killed"
+        "{:<13} {:>8} {:>6} {:>10} {:>11} {:>6}",
+        "program", "sampled", "kept", "not built", "not killed", "hangs"
     );
     for (name, t) in &tallies {
         println!(
-            "{name:<10} {:>8} {:>6} {:>10} {:>11}",
-            t.sampled, t.kept, t.not_built, t.not_killed
+            "{name:<13} {:>8} {:>6} {:>10} {:>11} {:>6}",
+            t.sampled, t.kept, t.not_built, t.not_killed, t.hangs
         );
     }
     println!();
