@@ -214,6 +214,30 @@ impl Lowerer {
             .unwrap_or_else(|| self.tu_file.clone())
     }
 
+    /// Whether the translation unit holding `n` defines a function `name`
+    /// further on (a call before it is an implicit declaration).
+    fn defined_later(&self, n: Node, name: &str) -> bool {
+        let mut root = n;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let mut cursor = root.walk();
+        let found = root
+            .named_children(&mut cursor)
+            .filter(|d| d.kind() == "function_definition" && d.start_byte() > n.start_byte())
+            .any(|d| {
+                let mut decl = d.child_by_field_name("declarator");
+                while let Some(x) = decl {
+                    if x.kind() == "identifier" {
+                        return self.text(x) == name;
+                    }
+                    decl = x.child_by_field_name("declarator");
+                }
+                false
+            });
+        found
+    }
+
     fn text(&self, n: Node) -> &str {
         &self.src[n.byte_range()]
     }
