@@ -14,6 +14,14 @@
 //!    one the iteration could not settle takes its least-squares solution
 //!    (a large one keeps the last iterate).
 //! 6. `BR'(b) = T(b)·BR(b) + (1 - T(b))·I(b)`; blocks rank by `BR'`.
+//! 7. The stop profile `S(b)`: the share of failed runs that stopped inside
+//!    `b` (entered it and never left: a crash, `abort`, `exit`, or a call
+//!    that never returned) minus that share of passed runs. It is the
+//!    suspicious profile of an edge from `b` to a virtual end the paper does
+//!    not draw, kept apart so that the caller can calibrate crashes across
+//!    functions (see `lines.rs`): the paper's own term `(1 - T)·I` is 0 for
+//!    a block every test enters equally often, even when every failed run
+//!    crashed in it.
 //!
 //! Scores are rounded to 10 significant digits, and values below 1e-10 of
 //! the function's largest quantity are 0, so that scores equal in exact
@@ -107,6 +115,10 @@ pub struct BlockScores {
     pub t: Vec<f64>,
     /// Per block: `Σ D` of incoming edges.
     pub i: Vec<f64>,
+    /// Per block: share of failed runs that stopped inside the block minus
+    /// the share of passed runs that did (0 for blocks without incoming or
+    /// outgoing edges: a function's entry and exit).
+    pub stop: Vec<f64>,
     /// Per block: propagated fault relevance.
     pub br: Vec<f64>,
     /// Per block: calibrated fault relevance, the ranking score.
@@ -192,12 +204,16 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
     // into ±3e15 where the paper prescribes W = 0).
     let mut into_passed = vec![0.0; n];
     let mut into_failed = vec![0.0; n];
+    let mut out_passed = vec![0.0; n];
+    let mut out_failed = vec![0.0; n];
     let mut entered = vec![0.0; n];
     let mut left = vec![0.0; n];
     let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (e, &(from, to)) in graph.edges.iter().enumerate() {
         into_passed[to] += sums.passed_sum[e];
         into_failed[to] += sums.failed_sum[e];
+        out_passed[from] += sums.passed_sum[e];
+        out_failed[from] += sums.failed_sum[e];
         let all = sums.passed_sum[e] + sums.failed_sum[e];
         entered[to] += all;
         left[from] += all;
@@ -206,6 +222,24 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
     let pi = mean(&into_passed, sums.passed_tests);
     let fi = mean(&into_failed, sums.failed_tests);
     let i: Vec<f64> = fi.iter().zip(&pi).map(|(f, p)| f - p).collect();
+    // Stops as integer differences of summed counts first, for the same
+    // reason as I: balanced blocks get exactly 0.
+    let stops = |into: &[f64], out: &[f64]| -> Vec<f64> {
+        (0..n)
+            .map(|b| {
+                if entered[b] == 0.0 || successors[b].is_empty() {
+                    0.0
+                } else {
+                    into[b] - out[b]
+                }
+            })
+            .collect()
+    };
+    let stop: Vec<f64> = mean(&stops(&into_failed, &out_failed), sums.failed_tests)
+        .iter()
+        .zip(&mean(&stops(&into_passed, &out_passed), sums.passed_tests))
+        .map(|(f, p)| f - p)
+        .collect();
     let w: Vec<f64> = graph
         .edges
         .iter()
@@ -267,7 +301,15 @@ pub fn rank_sums(graph: &Graph, sums: &ProfileSums) -> Result<BlockScores, Block
         }
     }
     Ok(finish(
-        ScoresSoFar { pp, pf, d, w, t, i },
+        ScoresSoFar {
+            pp,
+            pf,
+            d,
+            w,
+            t,
+            i,
+            stop,
+        },
         br,
         iterations,
         converged,
@@ -283,6 +325,7 @@ struct ScoresSoFar {
     w: Vec<f64>,
     t: Vec<f64>,
     i: Vec<f64>,
+    stop: Vec<f64>,
 }
 
 /// Calibrates `BR` into `BR'` and rounds both (see [`tidy`]).
@@ -312,6 +355,7 @@ fn finish(
         w: s.w,
         t: s.t,
         i: s.i,
+        stop: s.stop,
         iterations,
         converged,
         method,

@@ -56,7 +56,7 @@ pub struct BlockDetail {
     /// First and last line of the block's code (1-based).
     pub first_line: u32,
     pub last_line: u32,
-    /// `BR'`, the ranking score.
+    /// The ranking score: `BR'` plus the crash calibration's credit.
     pub score: f64,
     /// `BR` before the calibration.
     pub br: f64,
@@ -64,6 +64,14 @@ pub struct BlockDetail {
     pub i: f64,
     /// Transition rate `T`: share of entries that left the block.
     pub t: f64,
+    /// Share of failing runs that stopped inside the block (crashed, exited,
+    /// or called a function that never returned) less that of passing runs.
+    #[serde(default)]
+    pub stop: f64,
+    /// What the crash calibration added to `score`: `stop` times the
+    /// largest score magnitude of the program.
+    #[serde(default)]
+    pub crash_credit: f64,
     pub incoming: Vec<EdgeDetail>,
     pub outgoing: Vec<EdgeDetail>,
 }
@@ -169,6 +177,8 @@ pub fn line_scores(
     let mut stats = DerivationStats::default();
     let mut skipped = Vec::new();
     let mut files = Vec::with_capacity(results.files.len());
+    // Per analysed file: (line, block) pairs for every line of every block.
+    let mut pending: Vec<(usize, Vec<(u32, usize)>)> = Vec::new();
     for (index, file) in results.files.iter().enumerate() {
         let Some(source) = &sources[index] else {
             files.push(FileScores {
@@ -247,7 +257,7 @@ pub fn line_scores(
             }
         }
         let mut blocks = Vec::new();
-        let mut best: Vec<(u32, f64, usize)> = Vec::new();
+        let mut candidates: Vec<(u32, usize)> = Vec::new();
         for (cfg, sums) in cfgs.iter().zip(&sums) {
             let graph = Graph {
                 blocks: cfg.blocks.len(),
@@ -268,32 +278,24 @@ pub fn line_scores(
                 let Some((first_line, last_line)) = cfg.line_span(b) else {
                     continue;
                 };
-                let detail = block_detail(cfg, b, &scores, first_line, last_line);
                 let id = blocks.len();
                 for p in cfg.code(b) {
-                    for l in p.line..=p.end_line {
-                        best.push((l, detail.score, id));
-                    }
+                    candidates.extend((p.line..=p.end_line).map(|l| (l, id)));
                 }
-                blocks.push(detail);
+                blocks.push(block_detail(cfg, b, &scores, first_line, last_line));
             }
         }
-        // Most suspicious block per line; ties keep the earlier block.
-        best.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
-        best.dedup_by_key(|x| x.0);
-        let lines = file
-            .lines
-            .iter()
-            .map(|&l| match best.binary_search_by_key(&l, |x| x.0) {
-                Ok(i) => (l, best[i].1, Some(best[i].2)),
-                Err(_) => (l, f64::NAN, None),
-            })
-            .collect();
+        pending.push((index, candidates));
         files.push(FileScores {
-            lines,
+            lines: Vec::new(),
             blocks,
             analysed: true,
         });
+    }
+    calibrate_stops(&mut files);
+    for (index, candidates) in pending {
+        let f = &mut files[index];
+        f.lines = most_suspicious_block(&results.files[index].lines, &candidates, &f.blocks);
     }
     // Lines in no block rank below every block.
     let lowest = files
@@ -322,6 +324,53 @@ pub fn line_scores(
     })
 }
 
+/// The crash calibration: a block's score gains its stop share `S` (the
+/// share of failing runs that stopped inside it, less that of passing runs)
+/// times the largest score magnitude of the program. A block where every
+/// failing run crashed, and no passing run stopped, thus reaches the top
+/// score, whatever the loop counts elsewhere; the paper's own term
+/// `(1 - T)·I` gives it nothing when every test enters it equally often.
+/// Taken across functions because a crash stops the crashing block and
+/// every caller's block on the stack, each in its own graph.
+fn calibrate_stops(files: &mut [FileScores]) {
+    let top = files
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .map(|b| b.score.abs())
+        .filter(|s| s.is_finite())
+        .fold(0.0f64, f64::max);
+    let unit = if top > 0.0 { top } else { 1.0 };
+    for block in files.iter_mut().flat_map(|f| f.blocks.iter_mut()) {
+        if block.stop != 0.0 {
+            block.crash_credit = block.stop * unit;
+            block.score += block.crash_credit;
+        }
+    }
+}
+
+/// `(line, score, block)` for each executable line: the most suspicious
+/// block with code on the line (ties keep the earlier block), none when no
+/// block has code there.
+fn most_suspicious_block(
+    lines: &[u32],
+    candidates: &[(u32, usize)],
+    blocks: &[BlockDetail],
+) -> Vec<(u32, f64, Option<usize>)> {
+    let mut best: Vec<(u32, f64, usize)> = candidates
+        .iter()
+        .map(|&(l, id)| (l, blocks[id].score, id))
+        .collect();
+    best.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    best.dedup_by_key(|x| x.0);
+    lines
+        .iter()
+        .map(|&l| match best.binary_search_by_key(&l, |x| x.0) {
+            Ok(i) => (l, best[i].1, Some(best[i].2)),
+            Err(_) => (l, f64::NAN, None),
+        })
+        .collect()
+}
+
 fn block_detail(
     cfg: &FunctionCfg,
     b: usize,
@@ -343,6 +392,8 @@ fn block_detail(
         br: scores.br[b],
         i: scores.i[b],
         t: scores.t[b],
+        stop: scores.stop[b],
+        crash_credit: 0.0,
         incoming: cfg.blocks[b].preds.iter().map(|&e| edge(e)).collect(),
         outgoing: cfg.blocks[b].succs.iter().map(|&e| edge(e)).collect(),
     }

@@ -171,6 +171,30 @@ fn blockrank_crash() {
         block.score > block.br,
         "the calibration lifts the crashing block"
     );
+    // Crash calibration: 4 of the 5 failing runs stopped in pick's block (a
+    // SIGSEGV in the call it makes), no passing run did; the block gains 0.8
+    // of the program's top score, and so does main's block that called pick.
+    assert!((block.stop - 0.8).abs() < 1e-12, "S = {}", block.stop);
+    let top = scores
+        .files
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .map(|b| b.score - b.crash_credit)
+        .fold(0.0f64, f64::max);
+    assert!((block.crash_credit - 0.8 * top).abs() < 1e-9);
+    let caller = scores
+        .detail(0, edges.line_of("pick(&q, atof(argv[++i]));"))
+        .unwrap();
+    assert!(
+        (caller.stop - 0.8).abs() < 1e-12,
+        "caller S = {}",
+        caller.stop
+    );
+    // The fault's block now ranks second of the program's blocks (behind
+    // add's walk, which failing runs repeat more often), where it was 9th.
+    let mut ranked: Vec<f64> = scores.files[0].blocks.iter().map(|b| b.score).collect();
+    ranked.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(ranked[1], block.score, "blocks by score: {ranked:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

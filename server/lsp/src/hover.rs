@@ -115,14 +115,21 @@ fn blockrank_section(md: &mut String, block: &BlockDetail) {
     };
     let _ = writeln!(
         md,
-        "**BlockRank**: block at {lines} of `{}` · BR′ {} (BR {}, I {}) · transition rate T {:.2}\n",
+        "**BlockRank**: block at {lines} of `{}` · score {} (BR {}, I {}) · transition rate T {:.2}\n",
         block.function,
         format_score_precise(block.score),
         format_score_precise(block.br),
         format_score_precise(block.i),
         block.t
     );
-    if block.t < 1.0 {
+    if block.crash_credit != 0.0 {
+        let _ = writeln!(
+            md,
+            "Crash calibration: {:+.0}% of runs stopped inside this block (failing less passing), so the score gains {} (that share of the program's top score).\n",
+            block.stop * 100.0,
+            format_score_precise(block.crash_credit)
+        );
+    } else if block.t < 1.0 {
         let _ = writeln!(
             md,
             "Runs stopped inside this block (a crash or an exit) in {:.0}% of its entries.\n",
@@ -175,6 +182,34 @@ mod tests {
         // Spectrum measures show no block.
         let ochiai = Localization::new(results(), Formula::Ochiai, dir.path());
         assert!(!markdown(&ochiai, &ochiai.entry(0, 6).unwrap(), false).contains("**BlockRank**"));
+    }
+
+    #[test]
+    fn a_block_where_failing_runs_crashed_explains_its_crash_credit() {
+        let block = BlockDetail {
+            function: "pick".into(),
+            first_line: 59,
+            last_line: 64,
+            score: 6.68,
+            br: 0.8,
+            i: 0.8,
+            t: 0.83,
+            stop: 0.8,
+            crash_credit: 5.85,
+            incoming: Vec::new(),
+            outgoing: Vec::new(),
+        };
+        let mut md = String::new();
+        blockrank_section(&mut md, &block);
+        assert!(
+            md.contains("block at lines 59–64 of `pick` · score 6.68"),
+            "{md}"
+        );
+        assert!(
+            md.contains("Crash calibration: +80% of runs stopped inside this block"),
+            "{md}"
+        );
+        assert!(md.contains("the score gains 5.85"), "{md}");
     }
 
     #[test]
