@@ -11,6 +11,8 @@ export interface ServerSettings {
   timeoutSeconds?: number;
   /** Diagnose in the background after each localization with failing tests. */
   diagnose: boolean;
+  /** Rank by the diagnosis's evidence first (fusion over `measure`) whenever a diagnosis of the current run exists. */
+  fuseDiagnosis: boolean;
   /** Time budget of a background diagnosis. */
   diagnoseTimeLimitSeconds: number;
   /** Localize again when the developer's own test run fails. */
@@ -24,6 +26,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   topN: 10,
   autoRunOnSave: false,
   diagnose: true,
+  fuseDiagnosis: true,
   diagnoseTimeLimitSeconds: 30,
   localizeAfterTestRuns: true,
   testCommands: null,
@@ -71,6 +74,7 @@ export function readServerSettings(get: SettingReader): ServerSettings {
     topN: topN(get("topN")),
     autoRunOnSave: get("autoRunOnSave") === true,
     diagnose: get("diagnose") !== false,
+    fuseDiagnosis: get("fuseDiagnosis") !== false,
     diagnoseTimeLimitSeconds: diagnoseSeconds(get("diagnoseTimeLimitSeconds")),
     localizeAfterTestRuns: get("localizeAfterTestRuns") !== false,
     testCommands: testCommands(get("testCommands")),
@@ -97,6 +101,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = [
   "autoRunOnSave",
   "timeoutSeconds",
   "diagnose",
+  "fuseDiagnosis",
   "diagnoseTimeLimitSeconds",
   "localizeAfterTestRuns",
   "testCommands",

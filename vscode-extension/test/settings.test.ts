@@ -11,6 +11,7 @@ test("defaults when nothing is set", () => {
     topN: 10,
     autoRunOnSave: false,
     diagnose: true,
+    fuseDiagnosis: true,
     diagnoseTimeLimitSeconds: 30,
     localizeAfterTestRuns: true,
     testCommands: null,
@@ -27,12 +28,14 @@ test("settings map one to one onto the server's keys", () => {
     autoRunOnSave: true,
     timeoutSeconds: 2.5,
     diagnose: true,
+    fuseDiagnosis: true,
     diagnoseTimeLimitSeconds: 30,
     localizeAfterTestRuns: true,
     testCommands: null,
   });
-  const d = readServerSettings(reader({ diagnose: false, diagnoseTimeLimitSeconds: 5 }));
+  const d = readServerSettings(reader({ diagnose: false, diagnoseTimeLimitSeconds: 5, fuseDiagnosis: false }));
   assert.equal(d.diagnose, false);
+  assert.equal(d.fuseDiagnosis, false);
   assert.equal(d.diagnoseTimeLimitSeconds, 5);
 });
 
@@ -74,6 +77,7 @@ test("initializationOptions carry trust; configuration changes never do", () => 
         topN: 10,
         autoRunOnSave: false,
         diagnose: true,
+        fuseDiagnosis: true,
         diagnoseTimeLimitSeconds: 30,
         localizeAfterTestRuns: true,
         testCommands: null,

@@ -130,7 +130,8 @@ fn main() {
     let mut rankers: Vec<Ranker> = ALL.iter().map(|&f| Ranker::Formula(f)).collect();
     rankers.push(Ranker::BlockRank);
     if diagnose.is_some() {
-        rankers.push(Ranker::Fusion);
+        rankers.push(Ranker::FUSION);
+        rankers.push(Ranker::BlockRank.fused());
     }
     let mut positions: BTreeMap<String, Vec<Option<FaultPosition>>> = BTreeMap::new();
     let mut diagnosed: Vec<Diagnosed> = Vec::new();

@@ -43,6 +43,10 @@ pub struct RankArgs {
     /// Rank test code (test files, CTest drivers) too.
     #[arg(long)]
     include_test_code: bool,
+    /// Rank by the measure alone even when a diagnosis of these results is
+    /// stored (by default its evidence comes first: fusion over the measure).
+    #[arg(long)]
+    no_fusion: bool,
 }
 
 /// How the tests run (both `localize` and `watch` run them).

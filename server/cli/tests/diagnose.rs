@@ -66,6 +66,28 @@ fn mid_args_is_diagnosed_at_line_22_and_the_document_is_stored() {
     )
     .unwrap();
     assert_eq!(stored["diagnoses"], doc["diagnoses"]);
+
+    // A diagnosis of the stored results makes fusion the default ranking.
+    let root = dir.path().to_str().unwrap();
+    let fused = faultlens(&["rank", root]);
+    let table = stdout(&fused);
+    assert!(table.contains("· Fusion (Ochiai) ·"), "{table}");
+    assert!(table.contains("   1  mid.c:22"), "{table}");
+    assert!(
+        table.contains("Fusion: lines in the stored diagnosis's"),
+        "{table}"
+    );
+    let json: Value =
+        serde_json::from_slice(&faultlens(&["rank", root, "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["measure"], "fusion", "{json:#}");
+    let plain = stdout(&faultlens(&["rank", root, "--no-fusion"]));
+    assert!(plain.contains("· Ochiai ·"), "{plain}");
+    let over_op2 = stdout(&faultlens(&["rank", root, "--measure", "op2"]));
+    assert!(over_op2.contains("· Fusion (Op2) ·"), "{over_op2}");
+    // A new run is not what the diagnosis describes: Ochiai alone.
+    let rerun = faultlens(&["localize", root]);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    assert!(stdout(&rerun).contains("· Ochiai ·"), "{}", stdout(&rerun));
 }
 
 #[test]
@@ -371,7 +393,7 @@ fn eval_with_fusion_carries_on_past_a_fixture_without_a_diagnosis() {
     let text = stdout(&out);
     assert!(
         text.lines()
-            .any(|l| l.contains("crash-segv") && l.contains("fault under Fusion: n/a")),
+            .any(|l| l.contains("crash-segv") && l.contains("fault under Fusion (Ochiai): n/a")),
         "{text}"
     );
     assert!(text.contains("fusion n/a for crash-segv"), "{text}");

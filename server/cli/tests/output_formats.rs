@@ -193,7 +193,7 @@ fn measures_lists_every_measure_including_fusion_with_its_formula() {
     }
     let fusion = text.lines().find(|l| l.starts_with("fusion ")).unwrap();
     assert!(
-        fusion.contains("Ochiai + cores(l)/C + diagnoses(l)/D"),
+        fusion.contains("2 + (opt(l) + cores(l)/C)/2 for lines in an optimal diagnosis"),
         "{fusion}"
     );
 }

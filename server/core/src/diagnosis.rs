@@ -45,6 +45,11 @@ pub struct DiagnosisReport {
     #[serde(default)]
     pub evidence: Vec<LineEvidence>,
     pub stats: DiagnosisStats,
+    /// `created_unix_ms` of the results the diagnosis was computed from, so
+    /// that a ranking fuses it only with those results (a later run may
+    /// have moved every line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results_created_unix_ms: Option<u64>,
     /// The document's shape (last, so the document leads with what people
     /// read); documents written before the field existed are version 1.
     #[serde(default = "format_version")]
@@ -64,6 +69,7 @@ impl Default for DiagnosisReport {
             groups: Vec::new(),
             evidence: Vec::new(),
             stats: DiagnosisStats::default(),
+            results_created_unix_ms: None,
         }
     }
 }
@@ -77,6 +83,12 @@ impl DiagnosisReport {
             serde_json::from_str(text).map_err(|e| format!("not a diagnosis document: {e}"))?;
         report.validate()?;
         Ok(report)
+    }
+
+    /// True when the diagnosis was computed from `results` (documents
+    /// written before the record existed describe no results).
+    pub fn describes(&self, results: &crate::results::RunResults) -> bool {
+        self.results_created_unix_ms == Some(results.created_unix_ms)
     }
 
     pub fn validate(&self) -> Result<(), String> {

@@ -1,78 +1,144 @@
-//! The `fusion` measure: the spectrum score plus formula evidence.
+//! The `fusion` ranking: the evidence of a diagnosis first, the spectrum
+//! after it.
 //!
-//! SAT-TAR adds 1.0 to a line's Tarantula score when the line is in the
-//! failing run's unsatisfiable core. With several failing tests and several
-//! diagnoses we add shares instead of a flat bonus:
+//! A diagnosis that explains every failing test at once is stronger evidence
+//! than any correlation, so fusion orders lines in tiers and lets a spectrum
+//! ranker (its base: Ochiai unless named, BlockRank included) order the lines
+//! within a tier and the lines no diagnosis reaches:
 //!
 //! ```text
-//! fusion(l) = Ochiai(l) + cores(l) / C + diagnoses(l) / D
+//! fusion(l) = 2 + (opt(l)   + cores(l)/C) / 2   l in a minimum-cost diagnosis
+//!             1 + (other(l) + cores(l)/C) / 2   l in another diagnosis only
+//!             cores(l) / 2C                      otherwise
+//! ties: the base ranker's score, then the spectrum (ef, then ep)
 //! ```
 //!
-//! where `cores(l)` is the number of failing tests whose minimal core holds
-//! `l`, `C` the number of failing tests with a core, `diagnoses(l)` the
-//! number of reported diagnoses holding `l` and `D` the number of reported
-//! diagnoses (a share with a zero denominator is 0). Each term lies in
-//! [0, 1], so fusion lies in [0, 3]: a line every core and every diagnosis
-//! names outranks any line with spectrum evidence alone, and among lines the
-//! formulas treat alike the spectrum decides.
+//! - `opt(l)`: the probability that `l` is at fault if each minimum-cost
+//!   diagnosis is equally likely and blames each of its lines equally:
+//!   `Σ 1/|d|` over the minimum-cost diagnoses `d` holding `l`, divided by
+//!   their number.
+//! - `other(l)`: the same over the costlier diagnoses, each weighted by
+//!   `2^-(cost(d) - min cost)` (a diagnosis one unit dearer counts half).
+//! - `cores(l)/C`: the share of failing tests whose minimal unsatisfiable
+//!   core holds `l`.
+//!
+//! Each bracket lies in [0, 1], so the tiers never overlap: a line in a
+//! minimum-cost diagnosis outranks every other, whatever the spectrum says.
 
-use crate::diagnosis::DiagnosisReport;
-use crate::measures::Formula;
-use crate::spectra::Counts;
-use std::collections::HashMap;
+use crate::diagnosis::{Diagnosis, DiagnosisReport};
+use std::collections::{BTreeSet, HashMap};
 
-/// The formula evidence of one diagnosis run, indexed by line.
+/// The evidence of one diagnosis run, indexed by line.
 #[derive(Debug, Clone, Default)]
 pub struct FusionEvidence {
-    lines: HashMap<(String, u32), (u32, u32)>,
+    lines: HashMap<(String, u32), LineEvidence>,
     cores: u32,
-    diagnoses: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct LineEvidence {
+    optimal: f64,
+    other: f64,
+    cores: u32,
 }
 
 impl FusionEvidence {
     pub fn from_report(report: &DiagnosisReport) -> FusionEvidence {
-        FusionEvidence {
-            lines: report
-                .evidence
+        let mut lines: HashMap<(String, u32), LineEvidence> = HashMap::new();
+        let min_cost = report.diagnoses.iter().map(|d| d.cost).min();
+        let (optimal, other): (Vec<&Diagnosis>, Vec<&Diagnosis>) = report
+            .diagnoses
+            .iter()
+            .partition(|d| Some(d.cost) == min_cost);
+        let weight = |d: &Diagnosis| {
+            let extra = d.cost - min_cost.unwrap_or(d.cost);
+            0.5f64.powi(extra.min(1000) as i32)
+        };
+        let total_other: f64 = other.iter().map(|d| weight(d)).sum();
+        let mut credit = |d: &Diagnosis, share: f64, optimal: bool| {
+            let blamed: BTreeSet<(&str, u32)> = d
+                .statements
                 .iter()
-                .map(|e| ((e.file.clone(), e.line), (e.in_cores, e.in_diagnoses)))
-                .collect(),
+                .map(|s| (s.file.as_str(), s.line))
+                .collect();
+            for (file, line) in &blamed {
+                let e = lines.entry((file.to_string(), *line)).or_default();
+                let part = share / blamed.len() as f64;
+                if optimal {
+                    e.optimal += part;
+                } else {
+                    e.other += part;
+                }
+            }
+        };
+        for d in &optimal {
+            credit(d, 1.0 / optimal.len() as f64, true);
+        }
+        for d in &other {
+            credit(d, weight(d) / total_other, false);
+        }
+        for e in &report.evidence {
+            lines.entry((e.file.clone(), e.line)).or_default().cores = e.in_cores;
+        }
+        FusionEvidence {
+            lines,
             cores: report.cores.len() as u32,
-            diagnoses: report.diagnoses.len() as u32,
         }
     }
 
-    /// The formula part of the score: `cores(l)/C + diagnoses(l)/D`.
-    pub fn bonus(&self, file: &str, line: u32) -> f64 {
-        let Some(&(c, d)) = self.lines.get(&(file.to_string(), line)) else {
+    /// The fusion score of a line (the module's formula, without the base
+    /// ranker's tie-break).
+    pub fn score(&self, file: &str, line: u32) -> f64 {
+        let Some(e) = self.lines.get(&(file.to_string(), line)) else {
             return 0.0;
         };
-        share(c, self.cores) + share(d, self.diagnoses)
-    }
-
-    /// The fusion score of a line with spectrum `counts`.
-    pub fn score(&self, file: &str, line: u32, counts: &Counts) -> f64 {
-        Formula::Ochiai.score(counts) + self.bonus(file, line)
-    }
-}
-
-fn share(n: u32, total: u32) -> f64 {
-    if total == 0 {
-        0.0
-    } else {
-        f64::from(n.min(total)) / f64::from(total)
+        let cores = if self.cores == 0 {
+            0.0
+        } else {
+            f64::from(e.cores.min(self.cores)) / f64::from(self.cores)
+        };
+        // Rounded so that shares equal in exact arithmetic tie.
+        let tidy = |v: f64| (v * 1e9).round() / 1e9;
+        if e.optimal > 0.0 {
+            tidy(2.0 + (e.optimal.min(1.0) + cores) / 2.0)
+        } else if e.other > 0.0 {
+            tidy(1.0 + (e.other.min(1.0) + cores) / 2.0)
+        } else {
+            tidy(cores / 2.0)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnosis::{Diagnosis, LineEvidence, TestCore};
+    use crate::diagnosis::{DiagnosedStatement, DiagnosisKind, LineEvidence, TestCore};
+
+    fn diagnosis(cost: u64, lines: &[u32]) -> Diagnosis {
+        Diagnosis {
+            cost,
+            kind: DiagnosisKind::Optimal,
+            statements: lines
+                .iter()
+                .map(|&line| DiagnosedStatement {
+                    file: "a.c".into(),
+                    line,
+                    ..Default::default()
+                })
+                .collect(),
+            angelic: Vec::new(),
+        }
+    }
 
     #[test]
-    fn adds_core_and_diagnosis_shares_to_ochiai() {
+    fn minimum_cost_diagnoses_outrank_costlier_ones_which_outrank_cores() {
         let report = DiagnosisReport {
-            diagnoses: vec![Diagnosis::default(); 4],
+            diagnoses: vec![
+                diagnosis(1, &[3]),
+                diagnosis(1, &[5]),
+                diagnosis(2, &[7, 8]),
+                diagnosis(3, &[9]),
+            ],
             cores: vec![TestCore::default(); 2],
             evidence: vec![
                 LineEvidence {
@@ -83,7 +149,7 @@ mod tests {
                 },
                 LineEvidence {
                     file: "a.c".into(),
-                    line: 9,
+                    line: 11,
                     in_cores: 1,
                     in_diagnoses: 0,
                 },
@@ -91,11 +157,34 @@ mod tests {
             ..Default::default()
         };
         let ev = FusionEvidence::from_report(&report);
-        let c = Counts::new(2, 0, 2, 6);
-        let ochiai = Formula::Ochiai.score(&c);
-        assert!((ev.score("a.c", 3, &c) - (ochiai + 1.0 + 0.25)).abs() < 1e-12);
-        assert!((ev.score("a.c", 9, &c) - (ochiai + 0.5)).abs() < 1e-12);
-        assert_eq!(ev.score("a.c", 4, &c), ochiai);
-        assert_eq!(FusionEvidence::default().bonus("a.c", 3), 0.0);
+        // Two optimal diagnoses of one line each: 1/2 each; line 3 is also
+        // in both cores.
+        assert_eq!(ev.score("a.c", 3), 2.0 + (0.5 + 1.0) / 2.0);
+        assert_eq!(ev.score("a.c", 5), 2.0 + 0.5 / 2.0);
+        // Costlier ones: cost 2 weighs 1/2, cost 3 weighs 1/4, of 3/4 in
+        // all; a pair splits its share.
+        assert!((ev.score("a.c", 7) - (1.0 + (2.0 / 3.0 / 2.0) / 2.0)).abs() < 1e-8);
+        assert_eq!(ev.score("a.c", 8), ev.score("a.c", 7));
+        // A line blamed alone at cost 3 weighs as much as one of a pair at
+        // cost 2.
+        assert_eq!(ev.score("a.c", 9), ev.score("a.c", 7));
+        // In one core of two and no diagnosis; in nothing.
+        assert_eq!(ev.score("a.c", 11), 0.25);
+        assert_eq!(ev.score("a.c", 4), 0.0);
+        assert_eq!(FusionEvidence::default().score("a.c", 3), 0.0);
+    }
+
+    #[test]
+    fn a_line_named_twice_in_one_diagnosis_counts_once() {
+        let mut d = diagnosis(2, &[4, 4]);
+        d.statements[1].text = "other part".into();
+        let report = DiagnosisReport {
+            diagnoses: vec![d],
+            ..Default::default()
+        };
+        assert_eq!(
+            FusionEvidence::from_report(&report).score("a.c", 4),
+            2.0 + 0.5
+        );
     }
 }

@@ -83,20 +83,38 @@ pub const ALL: &[Formula] = &[
 pub fn all_names() -> Vec<String> {
     ALL.iter()
         .map(|m| m.name())
-        .chain([Ranker::BlockRank.name(), Ranker::Fusion.name()])
+        .chain([Ranker::BlockRank.name(), Ranker::FUSION.name()])
         .collect()
 }
 
 /// How lines are ranked, as the user names it (`--measure`, the editor's
 /// `measure` setting). Only a formula has a per-line score of its own;
 /// BlockRank propagates edge profiles over control-flow graphs and fusion
-/// adds a diagnosis's evidence to Ochiai, each an analysis of its own
-/// (`faultlens_report::Analysis::compute` runs all three).
+/// orders lines by a diagnosis's evidence, then by a spectrum ranker (its
+/// base), each an analysis of its own (`faultlens_report::Analysis::compute`
+/// runs all three).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ranker {
     Formula(Formula),
     BlockRank,
-    Fusion,
+    Fusion(FusionBase),
+}
+
+/// The spectrum ranker that breaks fusion's ties and ranks the lines no
+/// diagnosis reaches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FusionBase {
+    Formula(Formula),
+    BlockRank,
+}
+
+impl FusionBase {
+    pub fn ranker(self) -> Ranker {
+        match self {
+            FusionBase::Formula(f) => Ranker::Formula(f),
+            FusionBase::BlockRank => Ranker::BlockRank,
+        }
+    }
 }
 
 impl Default for Ranker {
@@ -112,12 +130,42 @@ impl From<Formula> for Ranker {
 }
 
 impl Ranker {
-    /// Parses a user-supplied name, case-insensitively, accepting aliases.
+    /// Fusion over Ochiai, what `fusion` names.
+    pub const FUSION: Ranker = Ranker::Fusion(FusionBase::Formula(Formula::Ochiai));
+
+    /// Parses a user-supplied name, case-insensitively, accepting aliases:
+    /// `fusion` is fusion over Ochiai, `fusion:NAME` over any other ranker.
     pub fn parse(name: &str) -> Result<Ranker, String> {
-        match name.trim().to_ascii_lowercase().as_str() {
+        let lower = name.trim().to_ascii_lowercase();
+        if let Some(base) = lower.strip_prefix("fusion:") {
+            return match Ranker::parse(base)? {
+                Ranker::Fusion(_) => Err(format!(
+                    "{name:?}: fusion's base is a spectrum measure or blockrank, not fusion"
+                )),
+                other => Ok(other.fused()),
+            };
+        }
+        match lower.as_str() {
             "blockrank" => Ok(Ranker::BlockRank),
-            "fusion" => Ok(Ranker::Fusion),
+            "fusion" => Ok(Ranker::FUSION),
             _ => Formula::parse(name).map(Ranker::Formula),
+        }
+    }
+
+    /// Fusion over this ranker (itself when it is fusion already).
+    pub fn fused(self) -> Ranker {
+        match self {
+            Ranker::Formula(f) => Ranker::Fusion(FusionBase::Formula(f)),
+            Ranker::BlockRank => Ranker::Fusion(FusionBase::BlockRank),
+            fusion => fusion,
+        }
+    }
+
+    /// The spectrum ranker under fusion; itself for any other.
+    pub fn base(self) -> Ranker {
+        match self {
+            Ranker::Fusion(base) => base.ranker(),
+            other => other,
         }
     }
 
@@ -133,7 +181,9 @@ impl Ranker {
     pub fn name(&self) -> String {
         match self {
             Ranker::Formula(f) => f.name(),
-            _ => self.info().name.into(),
+            &Ranker::FUSION => "fusion".into(),
+            Ranker::Fusion(base) => format!("fusion:{}", base.ranker().name()),
+            Ranker::BlockRank => self.info().name.into(),
         }
     }
 
@@ -142,7 +192,7 @@ impl Ranker {
         match self {
             Ranker::Formula(f) => f.title(),
             Ranker::BlockRank => "BlockRank".into(),
-            Ranker::Fusion => "Fusion".into(),
+            Ranker::Fusion(base) => format!("Fusion ({})", base.ranker().title()),
         }
     }
 
@@ -154,10 +204,10 @@ impl Ranker {
                 formula: "propagated failure correlation of edge profiles along the control-flow graph",
                 summary: "BlockRank: ranks basic blocks by how failing runs' branch frequencies differ from passing runs', robust to coincidental correctness and crashes.",
             },
-            Ranker::Fusion => MeasureInfo {
+            Ranker::Fusion(_) => MeasureInfo {
                 name: "fusion",
-                formula: "Ochiai + cores(l)/C + diagnoses(l)/D from the stored diagnosis (C failing tests with a core, D diagnoses)",
-                summary: "Spectrum plus formula evidence: lines in the failing tests' unsatisfiable cores and in the diagnoses of `faultlens diagnose` (SAT-TAR's idea); needs a stored diagnosis.",
+                formula: "2 + (opt(l) + cores(l)/C)/2 for lines in an optimal diagnosis, 1 + (other(l) + cores(l)/C)/2 in another, cores(l)/2C else; ties and the rest by the base measure (fusion:NAME, Ochiai by default)",
+                summary: "Orders lines by the evidence of the stored diagnosis (`faultlens diagnose`): lines in minimum-cost diagnoses first, then other diagnosed lines, then lines in unsatisfiable cores, then the spectrum; the default ranking wherever a diagnosis of the current run is stored.",
             },
         }
     }
@@ -517,7 +567,16 @@ mod tests {
             Formula::Opt(BoundedBase::Tarantula)
         );
         assert_eq!(Ranker::parse("BlockRank").unwrap(), Ranker::BlockRank);
-        assert_eq!(Ranker::parse("fusion").unwrap(), Ranker::Fusion);
+        assert_eq!(Ranker::parse("fusion").unwrap(), Ranker::FUSION);
+        assert_eq!(
+            Ranker::parse("Fusion:BlockRank").unwrap(),
+            Ranker::Fusion(FusionBase::BlockRank)
+        );
+        assert_eq!(Ranker::parse("fusion:op2").unwrap().name(), "fusion:op2");
+        assert_eq!(Ranker::parse("fusion:op2").unwrap().title(), "Fusion (Op2)");
+        assert_eq!(Ranker::FUSION.name(), "fusion");
+        assert!(Ranker::parse("fusion:fusion").is_err());
+        assert!(Ranker::parse("fusion:nope").is_err());
         assert_eq!(
             Ranker::parse("dstar").unwrap(),
             Ranker::Formula(Formula::DStar(2))

@@ -28,7 +28,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
     // Before any diagnosis, fusion says what to do.
     let err = Analysis::compute(
         Arc::new(results.clone()),
-        Ranker::Fusion,
+        Ranker::FUSION,
         false,
         &SourceTexts::default(),
         None,
@@ -67,7 +67,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
 
     let analysis = Analysis::compute(
         Arc::new(results),
-        Ranker::Fusion,
+        Ranker::FUSION,
         false,
         &SourceTexts::default(),
         store::read_diagnosis(&root).unwrap().as_ref(),

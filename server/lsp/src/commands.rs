@@ -134,8 +134,11 @@ impl Backend {
                     "no results yet: run `faultlens localize` or the faultlens.localize command",
                 ));
             };
-            (loc, state.settings().measure)
+            let shown = loc.measure;
+            (loc, shown)
         };
+        // Without a measure: the ranking the editor shows (fused with the
+        // diagnosis when one describes these results).
         let measure = match &params.measure {
             None => measure,
             Some(name) => Ranker::parse(name).map_err(Error::invalid_params)?,

@@ -185,6 +185,8 @@ impl Backend {
                 return;
             }
         }
+        // Fusion follows the diagnosis: rank by its evidence now, or stop.
+        self.rerank().await;
         self.publish().await;
         self.refresh_inlay_hints();
     }

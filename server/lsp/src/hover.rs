@@ -61,7 +61,7 @@ pub fn markdown(loc: &Localization, entry: &Entry, stale: bool) -> String {
     }
     md.push_str("| measure | score |\n|---|---:|\n");
     for measure in ALL {
-        let mark = if faultlens_core::measures::Ranker::Formula(*measure) == loc.measure {
+        let mark = if faultlens_core::measures::Ranker::Formula(*measure) == loc.measure.base() {
             " ◀"
         } else {
             ""

@@ -567,28 +567,40 @@ impl Session {
         self.ranked_lines.clear();
     }
 
-    /// What a re-ranking needs, when the current measure differs from the
-    /// ranking's.
+    /// The ranker the current results should be ranked by: the chosen
+    /// measure, fused with the diagnosis when one of these very results is
+    /// installed and the settings fuse (fusion is the default ranking
+    /// wherever a diagnosis exists).
+    fn wanted_ranker(&self, results: &RunResults) -> Ranker {
+        let fuse = self.settings.fuse_diagnosis
+            && self
+                .diagnoses
+                .as_ref()
+                .is_some_and(|d| d.report.describes(results));
+        if fuse {
+            self.settings.measure.fused()
+        } else {
+            self.settings.measure
+        }
+    }
+
+    /// What a re-ranking needs, when the ranker the results should have
+    /// (the measure, fused or not) differs from the ranking's.
     pub fn rerank_job(&self) -> Option<(Arc<RunResults>, Ranker, PathBuf)> {
         let loc = self.localization.as_ref()?;
-        (loc.measure != self.settings.measure).then(|| {
-            (
-                Arc::clone(&loc.results),
-                self.settings.measure,
-                loc.root.clone(),
-            )
-        })
+        let wanted = self.wanted_ranker(&loc.results);
+        (loc.measure != wanted).then(|| (Arc::clone(&loc.results), wanted, loc.root.clone()))
     }
 
     /// Installs a re-ranking if it still fits: same results, and the
-    /// measure it used is still the chosen one. Trackers stay: the ranked
+    /// ranker it used is still the one wanted. Trackers stay: the ranked
     /// lines did not move.
     pub fn apply_rerank(&mut self, mut fresh: Localization) -> bool {
         let fits = self
             .localization
             .as_ref()
             .is_some_and(|l| Arc::ptr_eq(&l.results, &fresh.results))
-            && fresh.measure == self.settings.measure;
+            && fresh.measure == self.wanted_ranker(&fresh.results);
         if fits {
             if let Some(old) = &self.localization {
                 fresh.changed_on_disk = old.changed_on_disk.clone();
@@ -1183,6 +1195,42 @@ mod tests {
             state.localization.as_ref().unwrap().measure,
             Ranker::Formula(Formula::DStar(2))
         );
+    }
+
+    #[test]
+    fn a_diagnosis_of_these_results_fuses_the_ranking_until_turned_off() {
+        let (mut state, _) = state_with_results();
+        let results = Arc::clone(&state.localization.as_ref().unwrap().results);
+        // A diagnosis that names no run (another tool's) is not fused.
+        let mut report = crate::diagnoses::fixtures::report();
+        state.install_diagnosis(
+            Diagnoses::new(report.clone(), Path::new("/project")),
+            None,
+            &HashMap::new(),
+        );
+        assert!(state.rerank_job().is_none());
+        report.results_created_unix_ms = Some(results.created_unix_ms);
+        state.install_diagnosis(
+            Diagnoses::new(report.clone(), Path::new("/project")),
+            None,
+            &HashMap::new(),
+        );
+        let (job_results, wanted, root) = state.rerank_job().expect("fusion is wanted");
+        assert_eq!(wanted, Ranker::FUSION);
+        let analysis = faultlens_report::Analysis::compute(
+            job_results,
+            wanted,
+            false,
+            &Default::default(),
+            Some(&report),
+        )
+        .unwrap();
+        assert!(state.apply_rerank(Localization::from_analysis(analysis, &root)));
+        assert!(state.rerank_job().is_none(), "ranked by fusion");
+        // Turned off: the measure alone again.
+        state.settings.fuse_diagnosis = false;
+        let (_, wanted, _) = state.rerank_job().expect("the plain measure is wanted");
+        assert_eq!(wanted, Ranker::Formula(Formula::Ochiai));
     }
 
     #[test]

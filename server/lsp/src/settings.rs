@@ -13,6 +13,9 @@ use std::time::Duration;
 pub struct Settings {
     /// The measure lines are ranked by.
     pub measure: Ranker,
+    /// Rank by the evidence of the stored diagnosis first (fusion over
+    /// `measure`) whenever a diagnosis of the current results exists.
+    pub fuse_diagnosis: bool,
     /// How many top-ranked lines get diagnostics and lenses (by best rank, so
     /// a tie group straddling the limit is shown whole).
     pub top_n: usize,
@@ -50,6 +53,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             measure: Ranker::Formula(Formula::Ochiai),
+            fuse_diagnosis: true,
             top_n: 10,
             auto_run_on_save: false,
             timeout: None,
@@ -73,7 +77,7 @@ pub const MAX_TOP_N: usize = 1000;
 
 impl Settings {
     /// Applies the keys present in `value` (an object with any of `measure`,
-    /// `topN`, `autoRunOnSave`, `timeoutSeconds`, `diagnose`,
+    /// `fuseDiagnosis`, `topN`, `autoRunOnSave`, `timeoutSeconds`, `diagnose`,
     /// `diagnoseTimeLimitSeconds`, `localizeAfterTestRuns`,
     /// `testCommands`), leaving the others as they
     /// are. Returns one human-readable problem per rejected value.
@@ -121,6 +125,12 @@ impl Settings {
             }
         }
         set_bool(object, "diagnose", &mut self.diagnose, &mut problems);
+        set_bool(
+            object,
+            "fuseDiagnosis",
+            &mut self.fuse_diagnosis,
+            &mut problems,
+        );
         if let Some(v) = object.get("diagnoseTimeLimitSeconds") {
             match v.as_f64() {
                 None if v.is_null() => {
@@ -224,6 +234,7 @@ mod tests {
         assert!(!s.auto_run_on_save);
         assert_eq!(s.timeout, None);
         assert!(s.diagnose);
+        assert!(s.fuse_diagnosis);
         assert_eq!(s.diagnose_time_limit, Duration::from_secs(30));
         assert!(s.localize_after_test_runs);
         assert_eq!(s.test_commands[0], "ctest");
@@ -247,9 +258,12 @@ mod tests {
     fn diagnosis_settings() {
         let mut s = Settings::default();
         assert!(s
-            .apply(&json!({"diagnose": false, "diagnoseTimeLimitSeconds": 2.5}))
+            .apply(
+                &json!({"diagnose": false, "diagnoseTimeLimitSeconds": 2.5, "fuseDiagnosis": false})
+            )
             .is_empty());
         assert!(!s.diagnose);
+        assert!(!s.fuse_diagnosis);
         assert_eq!(s.diagnose_time_limit, Duration::from_millis(2500));
         let problems = s.apply(&json!({"diagnose": 1, "diagnoseTimeLimitSeconds": 0}));
         assert_eq!(problems.len(), 2, "{problems:?}");

@@ -39,7 +39,8 @@ pub fn diagnose_and_store(
     progress: &dyn Fn(DiagnoseProgress),
     cancel: &CancelToken,
 ) -> Result<DiagnosisReport, DiagnoseError> {
-    let report = diagnose_project(project, results, options, progress, cancel)?;
+    let mut report = diagnose_project(project, results, options, progress, cancel)?;
+    report.results_created_unix_ms = Some(results.created_unix_ms);
     if cancel.is_cancelled() {
         return Err(DiagnoseError::Cancelled);
     }

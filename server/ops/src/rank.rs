@@ -29,7 +29,7 @@ pub fn analyse(
     sources: &SourceTexts,
 ) -> Result<Analysis, RankError> {
     let diagnosis = match ranker {
-        Ranker::Fusion => store::read_diagnosis(root)?,
+        Ranker::Fusion(_) => store::read_diagnosis(root)?,
         _ => None,
     };
     Ok(Analysis::compute(
@@ -39,4 +39,33 @@ pub fn analyse(
         sources,
         diagnosis.as_ref(),
     )?)
+}
+
+/// Ranks `results` under `requested`, fused with the stored diagnosis when
+/// `fuse` is on and a diagnosis of these very results is stored: fusion is
+/// the default ranking wherever a diagnosis exists. A missing, unreadable
+/// or older diagnosis leaves the ranking to `requested` alone (reading it
+/// is not what was asked for, so its problems are not this ranking's).
+pub fn analyse_fused(
+    root: &Path,
+    results: Arc<RunResults>,
+    requested: Ranker,
+    fuse: bool,
+    include_test_code: bool,
+    sources: &SourceTexts,
+) -> Result<Analysis, RankError> {
+    if fuse && !matches!(requested, Ranker::Fusion(_)) {
+        if let Ok(Some(report)) = store::read_diagnosis(root) {
+            if report.describes(&results) {
+                return Ok(Analysis::compute(
+                    results,
+                    requested.fused(),
+                    include_test_code,
+                    sources,
+                    Some(&report),
+                )?);
+            }
+        }
+    }
+    analyse(root, results, requested, include_test_code, sources)
 }

@@ -19,7 +19,7 @@ pub struct Analysis {
     /// Every ranked component, best first.
     pub ranking: Vec<Ranked>,
     /// BlockRank's blocks and edges behind each line's score, when the
-    /// measure is BlockRank.
+    /// measure is BlockRank or fusion over it.
     pub blockrank: Option<LineScores>,
 }
 
@@ -35,7 +35,7 @@ pub struct Entry<'a> {
 /// Why a run could not be ranked under the ranker asked for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError {
-    #[error("the fusion measure adds the formula evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first")]
+    #[error("the fusion measure orders lines by the evidence of a diagnosis, and none is stored for this project: run `faultlens diagnose` first")]
     NoDiagnosis,
     #[error("BlockRank: {0}")]
     BlockRank(String),
@@ -45,7 +45,8 @@ impl Analysis {
     /// Ranks a run under any ranker: the one entry point of every front
     /// end. A formula scores each line from its counts; BlockRank builds
     /// control-flow graphs from `sources`; fusion needs the stored
-    /// `diagnosis` (read by the caller, which owns the files).
+    /// `diagnosis` (read by the caller, which owns the files) and ranks by
+    /// its evidence, then by its base ranker.
     pub fn compute(
         results: Arc<RunResults>,
         ranker: Ranker,
@@ -53,45 +54,35 @@ impl Analysis {
         sources: &SourceTexts,
         diagnosis: Option<&DiagnosisReport>,
     ) -> Result<Analysis, AnalysisError> {
+        let evidence = match ranker {
+            Ranker::Fusion(_) => Some(FusionEvidence::from_report(
+                diagnosis.ok_or(AnalysisError::NoDiagnosis)?,
+            )),
+            _ => None,
+        };
         let spectra = Spectra::from_results(&results, include_test_code);
-        let (ranking, blockrank) = match ranker {
-            Ranker::Formula(formula) => {
+        let (base_scores, blockrank) = match ranker.base() {
+            Ranker::Formula(formula) if evidence.is_none() => {
                 return Ok(Analysis::by_formula(results, formula, include_test_code))
             }
-            Ranker::Fusion => {
-                let report = diagnosis.ok_or(AnalysisError::NoDiagnosis)?;
-                let evidence = FusionEvidence::from_report(report);
-                let scores: Vec<f64> = spectra
-                    .components
-                    .iter()
-                    .zip(&spectra.counts)
-                    .map(|(c, counts)| {
-                        evidence.score(&results.files[c.file as usize].path, c.line, counts)
-                    })
-                    .collect();
-                (rank_scores(&scores, None, Some(&spectra.counts)), None)
+            Ranker::Formula(formula) => (
+                spectra.counts.iter().map(|c| formula.score(c)).collect(),
+                None,
+            ),
+            _ => {
+                let (scores, blocks) = blockrank_scores(&results, sources, &spectra)?;
+                (scores, Some(blocks))
             }
-            Ranker::BlockRank => {
-                let texts: Vec<Option<String>> = results
-                    .files
-                    .iter()
-                    .map(|f| sources.text(&f.path).map(String::from))
-                    .collect();
-                let scores = faultlens_blockrank::line_scores(&results, &texts)
-                    .map_err(|e| AnalysisError::BlockRank(e.to_string()))?;
-                let line_scores: Vec<f64> = spectra
+        };
+        let ranking = match &evidence {
+            None => rank_scores(&base_scores, None, Some(&spectra.counts)),
+            Some(evidence) => {
+                let fused: Vec<f64> = spectra
                     .components
                     .iter()
-                    .map(|c| {
-                        scores
-                            .score(c.file as usize, c.line)
-                            .unwrap_or(scores.unmapped_score)
-                    })
+                    .map(|c| evidence.score(&results.files[c.file as usize].path, c.line))
                     .collect();
-                (
-                    rank_scores(&line_scores, None, Some(&spectra.counts)),
-                    Some(scores),
-                )
+                rank_scores(&fused, Some(&base_scores), Some(&spectra.counts))
             }
         };
         Ok(Analysis {
@@ -147,4 +138,29 @@ impl Analysis {
     pub fn suspicious(&self) -> usize {
         self.spectra.counts.iter().filter(|c| c.ef > 0).count()
     }
+}
+
+/// BlockRank's score of every component, and the blocks behind them.
+fn blockrank_scores(
+    results: &RunResults,
+    sources: &SourceTexts,
+    spectra: &Spectra,
+) -> Result<(Vec<f64>, LineScores), AnalysisError> {
+    let texts: Vec<Option<String>> = results
+        .files
+        .iter()
+        .map(|f| sources.text(&f.path).map(String::from))
+        .collect();
+    let scores = faultlens_blockrank::line_scores(results, &texts)
+        .map_err(|e| AnalysisError::BlockRank(e.to_string()))?;
+    let line_scores = spectra
+        .components
+        .iter()
+        .map(|c| {
+            scores
+                .score(c.file as usize, c.line)
+                .unwrap_or(scores.unmapped_score)
+        })
+        .collect();
+    Ok((line_scores, scores))
 }

@@ -109,6 +109,15 @@ pub fn table(analysis: &Analysis, sources: &SourceTexts, top: usize) -> String {
         out,
         "\nef/ep: failing/passing tests that ran the line; tied lines share a rank range."
     );
+    if let faultlens_core::measures::Ranker::Fusion(base) = analysis.measure {
+        let base = base.ranker();
+        let _ = writeln!(
+            out,
+            "Fusion: lines in the stored diagnosis's minimum-cost diagnoses first, then in its other diagnoses, then in its unsatisfiable cores, then by {} (`--measure {} --no-fusion` ranks by it alone).",
+            base.title(),
+            base.name()
+        );
+    }
     out
 }
 

@@ -220,6 +220,15 @@ async function trusted(check) {
     assert(label && values.every((a) => label.includes(a.test)), `hint ${describe(label)} for ${describe(values)}`);
   });
 
+  await check("with the engine's diagnosis of this run, the heatmap and the view rank by fusion", async () => {
+    await waitFor("scores by fusion", () => api.scores() && api.scores().measure === "fusion", 15000);
+    const painted = await waitFor("painted lines", () => (api.heatmap().length > 0 ? api.heatmap() : undefined), 10000);
+    const top = painted.find((p) => p.line === FAULT_LINE);
+    assert(top && top.heat === 1 && top.after.trim() === "#1", `top under fusion: ${describe(top)}`);
+    const first = api.tree()[0].children[0];
+    assert(/^#1  [23]\.\d\d  mid\.c:22$/.test(first.label), `first under fusion ${describe(first)}`);
+  });
+
   await check("a diagnosis written by another tool shows in hover and inlay hints", async () => {
     const doc = {
       diagnoses: [
@@ -236,6 +245,8 @@ async function trusted(check) {
     };
     fs.writeFileSync(`${diagnosisFile}.tmp`, JSON.stringify(doc, null, 2));
     fs.renameSync(`${diagnosisFile}.tmp`, diagnosisFile);
+    // It names no run, so it is not fused with this one: Ochiai again.
+    await waitFor("scores by ochiai", () => api.scores() && api.scores().measure === "ochiai", 15000);
     const range = new vscode.Range(0, 0, ctx.doc.lineCount, 0);
     const hint = await waitFor(
       "the new inlay hint",

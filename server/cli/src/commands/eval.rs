@@ -102,7 +102,7 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         warn_unranked_faults(&name, &truth, &results);
         for &measure in &measures {
-            if measure == Ranker::Fusion {
+            if matches!(measure, Ranker::Fusion(_)) {
                 if let Err(reason) = stored_diagnosis(dir) {
                     eprintln!("faultlens eval: {name}: fusion n/a: {reason}");
                     scores.push(Score {

@@ -138,10 +138,11 @@ pub fn ranking_text(
     args: &RankArgs,
 ) -> anyhow::Result<String> {
     let sources = store::read_sources(root, &results);
-    let analysis = faultlens_ops::rank::analyse(
+    let analysis = faultlens_ops::rank::analyse_fused(
         root,
         Arc::new(results),
         measure,
+        !args.no_fusion,
         args.include_test_code,
         &sources,
     )?;

@@ -10,7 +10,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let all = ALL
         .iter()
         .map(|&f| Ranker::Formula(f))
-        .chain([Ranker::BlockRank, Ranker::Fusion]);
+        .chain([Ranker::BlockRank, Ranker::FUSION]);
     for m in all {
         let info = m.info();
         outln!(

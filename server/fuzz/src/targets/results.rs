@@ -141,7 +141,7 @@ fn use_diagnosis(report: DiagnosisReport) -> String {
     }
     let analysis = Analysis::compute(
         fixed().results.clone(),
-        Ranker::Fusion,
+        Ranker::FUSION,
         false,
         &Default::default(),
         Some(&report),
