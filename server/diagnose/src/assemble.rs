@@ -121,9 +121,8 @@ pub(crate) fn add_cores(
 
 /// Adds the single statements the spectrum-guided check found to explain
 /// every test (see `suspects.rs`): each is subset-minimal, so a reported set
-/// holding it is not and goes. The list stays in cost order; an "optimal"
-/// costlier than such a statement was optimal only among the paths its
-/// search explored, and is called minimal.
+/// holding it is not and goes. The list stays in cost order, and the labels
+/// follow the costs (see [`relabel_by_cost`]).
 pub(crate) fn add_explaining(
     prog: &Program,
     joint: &Joint,
@@ -164,7 +163,13 @@ pub(crate) fn add_explaining(
             Vec::new()
         };
         let cost = joint.weight(e.stmt);
-        let at = report.diagnoses.partition_point(|d| d.cost <= cost);
+        // Among the diagnoses of its cost, with the other single statements:
+        // the check's find is a diagnosis like the search's own.
+        let at = report
+            .diagnoses
+            .iter()
+            .position(|d| d.cost > cost || (d.cost == cost && d.statements.len() > 1))
+            .unwrap_or(report.diagnoses.len());
         report.diagnoses.insert(
             at,
             Diagnosis {
@@ -177,11 +182,21 @@ pub(crate) fn add_explaining(
         reported_stmts.insert(at, BTreeSet::from([e.stmt]));
         report.stats.suspects_explaining += 1;
     }
-    let cheapest = report.diagnoses.first().map_or(0, |d| d.cost);
-    for d in &mut report.diagnoses {
-        if d.cost > cheapest {
-            d.kind = DiagnosisKind::Minimal;
-        }
+    relabel_by_cost(&mut report.diagnoses);
+}
+
+/// Labels diagnoses by cost once the list is complete: the cheapest are
+/// optimal (the search's own and the spectrum-guided check's alike), an
+/// "optimal" costlier than them was optimal only among the paths its search
+/// explored and is minimal.
+pub(crate) fn relabel_by_cost(diagnoses: &mut [Diagnosis]) {
+    let cheapest = diagnoses.iter().map(|d| d.cost).min().unwrap_or(0);
+    for d in diagnoses {
+        d.kind = if d.cost == cheapest {
+            DiagnosisKind::Optimal
+        } else {
+            DiagnosisKind::Minimal
+        };
     }
 }
 
@@ -286,4 +301,33 @@ fn angelic_values(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cheapest_diagnoses_are_optimal_whoever_found_them() {
+        let d = |cost, kind| Diagnosis {
+            cost,
+            kind,
+            ..Default::default()
+        };
+        let mut list = vec![
+            d(2, DiagnosisKind::Optimal),
+            d(2, DiagnosisKind::Minimal),
+            d(3, DiagnosisKind::Optimal),
+        ];
+        relabel_by_cost(&mut list);
+        let kinds: Vec<_> = list.iter().map(|d| d.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                DiagnosisKind::Optimal,
+                DiagnosisKind::Optimal,
+                DiagnosisKind::Minimal
+            ]
+        );
+    }
 }
