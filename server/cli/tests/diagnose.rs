@@ -224,6 +224,23 @@ fn a_program_outside_the_model_is_named_with_its_construct_and_place() {
         "{err}"
     );
     assert!(!dir.path().join(".faultlens/diagnosis.json").exists());
+
+    // Fusion, asked for now, says what diagnose said instead of advising to
+    // run it again.
+    let root = dir.path().to_str().unwrap();
+    let out = faultlens(&["rank", root, "--measure", "fusion", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("could not diagnose these results")
+            && message.contains("double")
+            && message.contains("--measure blockrank"),
+        "{message}"
+    );
+    assert!(!message.contains("first"), "{message}");
+    // And the default ranking is the measure's.
+    assert!(stdout(&faultlens(&["rank", root])).contains("· Ochiai ·"));
 }
 
 #[test]

@@ -143,6 +143,39 @@ impl DiagnosisReport {
     }
 }
 
+/// What `faultlens diagnose` said when it could not diagnose a run (the
+/// program is outside the C model), kept so that nothing later advises
+/// running it again on the same run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiagnosisRefusal {
+    /// `created_unix_ms` of the results it was asked to diagnose.
+    pub results_created_unix_ms: u64,
+    pub reason: String,
+}
+
+impl DiagnosisRefusal {
+    /// Longest reason kept (a hostile file gets no further).
+    pub const MAX_REASON: usize = 4096;
+
+    pub fn from_json(text: &str) -> Result<DiagnosisRefusal, String> {
+        let refusal: DiagnosisRefusal = serde_json::from_str(text)
+            .map_err(|e| format!("not a diagnosis refusal document: {e}"))?;
+        if refusal.reason.len() > Self::MAX_REASON {
+            return Err(format!(
+                "its reason is {} bytes long (at most {})",
+                refusal.reason.len(),
+                Self::MAX_REASON
+            ));
+        }
+        Ok(refusal)
+    }
+
+    pub fn describes(&self, results: &crate::results::RunResults) -> bool {
+        self.results_created_unix_ms == results.created_unix_ms
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Diagnosis {
     /// Sum of the weights of the statements (logic is cheap, input/output dear).

@@ -1,6 +1,6 @@
 //! Diagnose from fresh results and store the diagnosis.
 
-use faultlens_core::diagnosis::DiagnosisReport;
+use faultlens_core::diagnosis::{DiagnosisRefusal, DiagnosisReport};
 use faultlens_core::results::RunResults;
 use faultlens_diagnose::{
     diagnose_project, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
@@ -39,7 +39,23 @@ pub fn diagnose_and_store(
     progress: &dyn Fn(DiagnoseProgress),
     cancel: &CancelToken,
 ) -> Result<DiagnosisReport, DiagnoseError> {
-    let mut report = diagnose_project(project, results, options, progress, cancel)?;
+    let mut report = match diagnose_project(project, results, options, progress, cancel) {
+        Ok(report) => report,
+        Err(DiagnoseError::NotModelled(reason)) => {
+            // Kept so that a later ranking does not advise diagnosing again
+            // (a failure to record it only loses that advice).
+            let refusal = DiagnosisRefusal {
+                results_created_unix_ms: results.created_unix_ms,
+                reason: reason
+                    .chars()
+                    .take(DiagnosisRefusal::MAX_REASON / 4)
+                    .collect(),
+            };
+            let _ = store::write_diagnosis_refusal(&project.root, &refusal);
+            return Err(DiagnoseError::NotModelled(reason));
+        }
+        Err(e) => return Err(e),
+    };
     report.results_created_unix_ms = Some(results.created_unix_ms);
     if cancel.is_cancelled() {
         return Err(DiagnoseError::Cancelled);

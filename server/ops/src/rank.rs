@@ -15,6 +15,14 @@ pub enum RankError {
     Workspace(#[from] WorkspaceError),
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    /// Fusion was asked for where `faultlens diagnose` already said it
+    /// cannot diagnose the run.
+    #[error("fusion ranks by the evidence of a diagnosis, and `faultlens diagnose` could not diagnose {run}: {reason}. {advice}")]
+    DiagnosisRefused {
+        run: &'static str,
+        reason: String,
+        advice: &'static str,
+    },
 }
 
 /// Ranks `results` of the project at `root` under `ranker`: fusion reads
@@ -32,6 +40,23 @@ pub fn analyse(
         Ranker::Fusion(_) => store::read_diagnosis(root)?,
         _ => None,
     };
+    if matches!(ranker, Ranker::Fusion(_)) && diagnosis.is_none() {
+        if let Ok(Some(refusal)) = store::read_diagnosis_refusal(root) {
+            let (run, advice) = if refusal.describes(&results) {
+                ("these results", "Rank by a spectrum measure (`--measure ochiai`) or by BlockRank (`--measure blockrank`) instead")
+            } else {
+                (
+                    "an earlier run of this project",
+                    "Run `faultlens diagnose` again only if the program changed since",
+                )
+            };
+            return Err(RankError::DiagnosisRefused {
+                run,
+                reason: refusal.reason,
+                advice,
+            });
+        }
+    }
     Ok(Analysis::compute(
         results,
         ranker,

@@ -4,13 +4,15 @@
 use crate::error::{Result, WorkspaceError};
 use crate::project::WORK_DIR;
 use faultlens_confine::{limits, WorkDir};
-use faultlens_core::diagnosis::{DiagnosisReport, DIAGNOSIS_FILE};
+use faultlens_core::diagnosis::{DiagnosisRefusal, DiagnosisReport, DIAGNOSIS_FILE};
 use faultlens_core::results::RunResults;
 use std::path::{Path, PathBuf};
 
 pub const RESULTS_FILE: &str = "results.json";
 /// The diagnosis document's name inside `.faultlens/`.
 const DIAGNOSIS_DOCUMENT: &str = "diagnosis.json";
+/// Why the last diagnosis could not be made, inside `.faultlens/`.
+const REFUSAL_DOCUMENT: &str = "diagnosis-refusal.json";
 
 pub fn results_path(root: &Path) -> PathBuf {
     root.join(WORK_DIR).join(RESULTS_FILE)
@@ -133,6 +135,25 @@ pub fn read_diagnosis(root: &Path) -> Result<Option<DiagnosisReport>> {
         limits::DIAGNOSIS,
         "faultlens diagnose",
         DiagnosisReport::from_json,
+    )
+}
+
+/// Records why `faultlens diagnose` could not diagnose a run. A later
+/// diagnosis does not remove it: readers look at it only when no diagnosis
+/// is stored, and compare the run it names.
+pub fn write_diagnosis_refusal(root: &Path, refusal: &DiagnosisRefusal) -> Result<PathBuf> {
+    let text = serde_json::to_string_pretty(refusal).expect("a refusal is always serializable");
+    Ok(WorkDir::open(root)?.write_atomic(REFUSAL_DOCUMENT, text.as_bytes())?)
+}
+
+/// `Ok(None)` when no diagnosis was refused yet. Read as hostile input.
+pub fn read_diagnosis_refusal(root: &Path) -> Result<Option<DiagnosisRefusal>> {
+    read_document(
+        root,
+        REFUSAL_DOCUMENT,
+        limits::DIAGNOSIS,
+        "faultlens diagnose",
+        DiagnosisRefusal::from_json,
     )
 }
 

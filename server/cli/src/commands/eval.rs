@@ -156,14 +156,22 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
 /// cannot rank it. Not an error: programs outside the C model never have
 /// one, and the other measures are still worth evaluating.
 fn stored_diagnosis(dir: &Path) -> Result<DiagnosisReport, String> {
-    match faultlens_workspace::store::read_diagnosis(dir).map_err(|e| e.to_string())? {
-        Some(report) => Ok(report),
-        None => Err(format!(
-            "no diagnosis stored ({} does not exist); run `faultlens diagnose {}` (it exits 4 for a program outside the C model, which then has none)",
-            faultlens_workspace::store::diagnosis_path(dir).display(),
-            dir.display()
-        )),
+    use faultlens_workspace::store;
+    if let Some(report) = store::read_diagnosis(dir).map_err(|e| e.to_string())? {
+        return Ok(report);
     }
+    // Said before: running it again would say it again.
+    if let Ok(Some(refusal)) = store::read_diagnosis_refusal(dir) {
+        return Err(format!(
+            "`faultlens diagnose` could not diagnose it: {}",
+            refusal.reason
+        ));
+    }
+    Err(format!(
+        "no diagnosis stored ({} does not exist); run `faultlens diagnose {}` (it exits 4 for a program outside the C model, which then has none)",
+        store::diagnosis_path(dir).display(),
+        dir.display()
+    ))
 }
 
 fn run_fixture(dir: &Path, cancel: &CancelToken) -> anyhow::Result<RunResults> {
