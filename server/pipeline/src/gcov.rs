@@ -1,10 +1,11 @@
 //! Reading coverage counters with `gcov -j -t -b` (JSON on stdout).
 //!
-//! A test's counters are `.gcda` files under its own prefix directory, at
-//! the absolute path of their object file. gcov finds the matching notes
-//! (`.gcno`) beside the `.gcda`, so the notes are symlinked there first.
+//! A test's counters are `.gcda` files, moved out of the prefix tree it
+//! wrote them in (`gcda.rs`). gcov finds the matching notes (`.gcno`)
+//! beside the `.gcda`, so the notes are symlinked there first.
 
 use crate::error::{PipelineError, Result};
+use crate::gcda::DataFile;
 use crate::paths::normalize;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -146,25 +147,25 @@ fn run_gcov(
     Ok(())
 }
 
-/// The counts each test wrote under its prefix, one [`Coverage`] per
-/// prefix, read with as few gcov processes as the command line allows.
-/// `notes` maps each `.gcda` path the build would use (object path with
-/// `.gcda`) to its `.gcno`.
+/// The counts each test wrote, one [`Coverage`] per test, read with as few
+/// gcov processes as the command line allows. `tests[i]` are the `.gcda`
+/// files test `i` wrote (see `gcda::collect`); `notes` maps each `.gcda`
+/// path the build would use (object path with `.gcda`) to its `.gcno`.
+/// Files no notes file asked for are not read.
 pub fn read_coverage(
     gcov: &str,
-    prefixes: &[PathBuf],
+    tests: &[Vec<DataFile>],
     notes: &BTreeMap<PathBuf, PathBuf>,
 ) -> Result<Vec<Coverage>> {
     let mut data = Vec::new();
     let mut owner = std::collections::HashMap::new();
-    for (i, prefix) in prefixes.iter().enumerate() {
-        for (gcda, gcno) in notes {
-            let relative = gcda.strip_prefix("/").unwrap_or(gcda);
-            let written = prefix.join(relative);
-            if !written.is_file() {
+    for (i, files) in tests.iter().enumerate() {
+        for file in files {
+            let Some(gcno) = notes.get(&file.written_for) else {
                 continue;
-            }
-            let link = written.with_extension("gcno");
+            };
+            // gcov finds the notes beside the data file, by its name.
+            let link = file.kept_at.with_extension("gcno");
             if !link.exists() {
                 std::os::unix::fs::symlink(gcno, &link).map_err(|e| {
                     PipelineError::io(
@@ -173,11 +174,11 @@ pub fn read_coverage(
                     )
                 })?;
             }
-            owner.insert(written.clone(), i);
-            data.push(written);
+            owner.insert(file.kept_at.clone(), i);
+            data.push(file.kept_at.clone());
         }
     }
-    let mut coverage = vec![Coverage::new(); prefixes.len()];
+    let mut coverage = vec![Coverage::new(); tests.len()];
     run_gcov(gcov, &data, Path::new("/"), |data_file, doc| {
         if let Some(&i) = owner.get(&data_file) {
             merge(doc, &mut coverage[i]);

@@ -10,6 +10,7 @@ mod command;
 pub mod discover;
 pub mod error;
 mod execute;
+pub mod gcda;
 pub mod gcov;
 mod localize;
 pub mod paths;

@@ -9,6 +9,7 @@ use crate::config::CoverageTool;
 use crate::discover::{self, DEFAULT_TIMEOUT};
 use crate::error::{PipelineError, Result};
 use crate::execute::{execute, Execution};
+use crate::gcda::{self, DataFile, Prefixes};
 use crate::gcov::{self, Coverage};
 use crate::process::RunScope;
 use crate::project::Project;
@@ -274,19 +275,32 @@ fn run_all(
             .as_ref()
             .map_or(output_limit, |e| output_limit.max(e.len() + 1))
     };
+    // clang's runtime writes one file per test where LLVM_PROFILE_FILE
+    // says; gcov's counters go through a few reused prefix trees (see
+    // `gcda.rs`) and are gathered into `runs_dir` as each test ends.
     let prefixes: Vec<PathBuf> = (0..specs.len())
         .map(|i| runs_dir.join(i.to_string()))
         .collect();
+    let trees = match clang {
+        None => Some(Prefixes::create(
+            &runs_dir.join("trees"),
+            jobs.min(specs.len()),
+        )?),
+        Some(_) => None,
+    };
 
     let finished_count = AtomicUsize::new(0);
     let executions = parallel(specs.len(), jobs, cancel, |i| {
-        let execution = match clang {
-            None => execute(&specs[i], &prefixes[i], limit(&specs[i]), cancel, scope),
-            Some(_) => {
-                // clang's runtime writes where LLVM_PROFILE_FILE says.
+        let (execution, data) = match &trees {
+            Some(trees) => trees.with_one(|prefix| {
+                let execution = execute(&specs[i], prefix, limit(&specs[i]), cancel, scope);
+                (execution, gcda::collect(prefix, &runs_dir, i))
+            }),
+            None => {
                 let mut spec = specs[i].clone();
                 spec.env.push(clang_cov::profile_env(&prefixes[i]));
-                execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope)
+                let execution = execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope);
+                (execution, Ok(Vec::new()))
             }
         };
         let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
@@ -295,7 +309,7 @@ fn run_all(
             total: specs.len(),
             test: specs[i].name.clone(),
         });
-        execution
+        (execution, data)
     });
     if cancel.is_cancelled() {
         // A cancelled run leaves nothing behind: its partial outputs are useless.
@@ -321,7 +335,17 @@ fn run_all(
     } else {
         // Read after all tests ran: a runner may build while its tests run.
         let notes = gcov::data_paths(&find_notes(&built.notes_dir));
-        let batches: Vec<&[PathBuf]> = prefixes.chunks(GCOV_BATCH).collect();
+        let mut written = Vec::with_capacity(executions.len());
+        for data in executions.iter().flatten().map(|(_, data)| data) {
+            match data {
+                Ok(files) => written.push(files.clone()),
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&runs_dir);
+                    return Err(PipelineError::Coverage(e.to_string()));
+                }
+            }
+        }
+        let batches: Vec<&[Vec<DataFile>]> = written.chunks(GCOV_BATCH).collect();
         let coverage = parallel(batches.len(), jobs, cancel, |b| {
             gcov::read_coverage(&tools.gcov, batches[b], &notes)
         });
@@ -335,7 +359,7 @@ fn run_all(
         .into_iter()
         .zip(coverage_per_test)
         .map(|(execution, coverage)| Finished {
-            execution: execution.expect("every test ran"),
+            execution: execution.expect("every test ran").0,
             coverage,
         })
         .collect())

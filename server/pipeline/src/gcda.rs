@@ -1,0 +1,144 @@
+//! Where the tests' `.gcda` files land, and how they are gathered.
+//!
+//! libgcov writes a test's counters to `$GCOV_PREFIX/<absolute object path
+//! with .gcda>`, creating every directory of that path first. A prefix per
+//! test therefore made each test create the whole tree (eight directories
+//! for a project two levels deep, 12,583 for a suite of 1,608 tests) and the
+//! run delete it again; ext4 avoids recently freed inodes, so each run made
+//! the next slower. Stripping the prefix (`GCOV_PREFIX_STRIP`)
+//! is not safe: gcc records the object path as the build named it, `..`
+//! included, and a stripped `../obj/a.gcda` lands outside the prefix, where
+//! every test's counters would meet.
+//!
+//! Instead a few prefix trees are reused, one per test running at once
+//! ([`Prefixes`]): libgcov finds the directories there after the first
+//! test, and when a test ends its `.gcda` files are moved out
+//! ([`collect`]) to one flat directory, so the next test in that tree starts
+//! from no counters (libgcov adds to a `.gcda` it finds).
+
+use crate::error::{PipelineError, Result};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// One `.gcda` file a test wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataFile {
+    /// The path the object file asked for (absolute, below the prefix).
+    pub written_for: PathBuf,
+    /// Where it was moved when the test ended.
+    pub kept_at: PathBuf,
+}
+
+/// The reusable prefix trees of a run.
+pub struct Prefixes {
+    free: Mutex<Vec<PathBuf>>,
+}
+
+impl Prefixes {
+    /// `count` empty prefix directories `w0`, `w1`, … under `dir`.
+    pub fn create(dir: &Path, count: usize) -> Result<Prefixes> {
+        let mut free = Vec::with_capacity(count);
+        for w in 0..count.max(1) {
+            let prefix = dir.join(format!("w{w}"));
+            std::fs::create_dir_all(&prefix)
+                .map_err(|e| PipelineError::io(format!("creating {}", prefix.display()), e))?;
+            free.push(prefix);
+        }
+        Ok(Prefixes {
+            free: Mutex::new(free),
+        })
+    }
+
+    /// Runs `work` with a prefix no other test is using now.
+    pub fn with_one<T>(&self, work: impl FnOnce(&Path) -> T) -> T {
+        let prefix = self
+            .free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .expect("one prefix per test running at once");
+        let value = work(&prefix);
+        self.free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(prefix);
+        value
+    }
+}
+
+/// Moves every `.gcda` file below `prefix` to `into/<tag>.<k>.gcda`. Only
+/// regular files and real directories are followed: a test cannot make this
+/// move anything of the project's through a link.
+pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
+    let mut found = Vec::new();
+    let mut stack = vec![prefix.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(path),
+                Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "gcda") => {
+                    found.push(path)
+                }
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    let mut kept = Vec::with_capacity(found.len());
+    for (k, path) in found.into_iter().enumerate() {
+        let Ok(below) = path.strip_prefix(prefix) else {
+            continue;
+        };
+        let kept_at = into.join(format!("{tag}.{k}.gcda"));
+        // A counter file left behind would be added to the next test's.
+        std::fs::rename(&path, &kept_at).map_err(|e| {
+            PipelineError::io(
+                format!("moving {} to {}", path.display(), kept_at.display()),
+                e,
+            )
+        })?;
+        kept.push(DataFile {
+            written_for: Path::new("/").join(below),
+            kept_at,
+        });
+    }
+    Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_are_moved_out_and_the_tree_stays_for_the_next_test() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefixes = Prefixes::create(&dir.path().join("runs"), 1).unwrap();
+        let into = dir.path().join("kept");
+        std::fs::create_dir_all(&into).unwrap();
+        let collected = prefixes.with_one(|prefix| {
+            let deep = prefix.join("p/build/src");
+            std::fs::create_dir_all(&deep).unwrap();
+            std::fs::write(deep.join("a.gcda"), b"counts").unwrap();
+            std::fs::write(deep.join("a.gcno"), b"not data").unwrap();
+            std::os::unix::fs::symlink(dir.path(), prefix.join("link")).unwrap();
+            collect(prefix, &into, 7).unwrap()
+        });
+        assert_eq!(
+            collected,
+            [DataFile {
+                written_for: PathBuf::from("/p/build/src/a.gcda"),
+                kept_at: into.join("7.0.gcda"),
+            }]
+        );
+        assert_eq!(std::fs::read(into.join("7.0.gcda")).unwrap(), b"counts");
+        prefixes.with_one(|prefix| {
+            assert!(prefix.join("p/build/src").is_dir(), "the tree is reused");
+            assert!(!prefix.join("p/build/src/a.gcda").exists());
+            assert!(collect(prefix, &into, 8).unwrap().is_empty());
+        });
+    }
+}
