@@ -130,7 +130,10 @@ fn main() {
     let mut rankers: Vec<Ranker> = ALL.iter().map(|&f| Ranker::Formula(f)).collect();
     rankers.push(Ranker::BlockRank);
     if diagnose.is_some() {
+        // Fusion over the default measure, the best single one here, and
+        // BlockRank.
         rankers.push(Ranker::FUSION);
+        rankers.push(Ranker::Formula(faultlens_core::measures::Formula::Op2).fused());
         rankers.push(Ranker::BlockRank.fused());
     }
     let mut positions: BTreeMap<String, Vec<Option<FaultPosition>>> = BTreeMap::new();
