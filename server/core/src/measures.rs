@@ -206,8 +206,8 @@ impl Ranker {
             },
             Ranker::Fusion(_) => MeasureInfo {
                 name: "fusion",
-                formula: "2 + (opt(l) + cores(l)/C)/2 for lines in an optimal diagnosis, 1 + (other(l) + cores(l)/C)/2 in another, cores(l)/2C else; ties and the rest by the base measure (fusion:NAME, Ochiai by default)",
-                summary: "Orders lines by the evidence of the stored diagnosis (`faultlens diagnose`): lines in minimum-cost diagnoses first, then other diagnosed lines, then lines in unsatisfiable cores, then the spectrum; the default ranking wherever a diagnosis of the current run is stored.",
+                formula: "2 + (opt(l) + cores(l)/C)/2 for lines in an optimal diagnosis, 1 + (other(l) + cores(l)/C)/2 in another, 0 else; ties and the rest by the base measure (fusion:NAME, Ochiai by default)",
+                summary: "Orders lines by the evidence of the stored diagnosis (`faultlens diagnose`): lines in minimum-cost diagnoses first, then other diagnosed lines, then the spectrum; the default ranking wherever a diagnosis of the current run is stored.",
             },
         }
     }

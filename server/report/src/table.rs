@@ -113,7 +113,7 @@ pub fn table(analysis: &Analysis, sources: &SourceTexts, top: usize) -> String {
         let base = base.ranker();
         let _ = writeln!(
             out,
-            "Fusion: lines in the stored diagnosis's minimum-cost diagnoses first, then in its other diagnoses, then in its unsatisfiable cores, then by {} (`--measure {} --no-fusion` ranks by it alone).",
+            "Fusion: lines in the stored diagnosis's minimum-cost diagnoses first, then in its other diagnoses, then by {} (`--measure {} --no-fusion` ranks by it alone).",
             base.title(),
             base.name()
         );
