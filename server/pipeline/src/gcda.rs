@@ -67,8 +67,9 @@ impl Prefixes {
 }
 
 /// Moves every `.gcda` file below `prefix` to `into/<tag>.<k>.gcda`. Only
-/// regular files and real directories are followed: a test cannot make this
-/// move anything of the project's through a link.
+/// regular files and real directories are followed, and links are removed:
+/// a test cannot make this move anything of the project's through a link,
+/// nor leave one that sends the next test's counters elsewhere.
 pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
     let mut found = Vec::new();
     let mut stack = vec![prefix.to_path_buf()];
@@ -82,6 +83,9 @@ pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> 
                 Ok(t) if t.is_dir() => stack.push(path),
                 Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "gcda") => {
                     found.push(path)
+                }
+                Ok(t) if t.is_symlink() => {
+                    let _ = std::fs::remove_file(&path);
                 }
                 _ => {}
             }
@@ -138,6 +142,10 @@ mod tests {
         prefixes.with_one(|prefix| {
             assert!(prefix.join("p/build/src").is_dir(), "the tree is reused");
             assert!(!prefix.join("p/build/src/a.gcda").exists());
+            assert!(
+                std::fs::symlink_metadata(prefix.join("link")).is_err(),
+                "the link a test left is gone"
+            );
             assert!(collect(prefix, &into, 8).unwrap().is_empty());
         });
     }
