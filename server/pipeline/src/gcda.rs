@@ -72,25 +72,13 @@ impl Prefixes {
 /// nor leave one that sends the next test's counters elsewhere.
 pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
     let mut found = Vec::new();
-    let mut stack = vec![prefix.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(path),
-                Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "gcda") => {
-                    found.push(path)
-                }
-                Ok(t) if t.is_symlink() => {
-                    let _ = std::fs::remove_file(&path);
-                }
-                _ => {}
-            }
+    crate::build::walk(prefix, |path, kind| {
+        if kind.is_file() && path.extension().is_some_and(|e| e == "gcda") {
+            found.push(path)
+        } else if kind.is_symlink() {
+            let _ = std::fs::remove_file(&path);
         }
-    }
+    });
     found.sort();
     let mut kept = Vec::with_capacity(found.len());
     for (k, path) in found.into_iter().enumerate() {

@@ -3,12 +3,12 @@
 
 use crate::output::outln;
 use anyhow::{anyhow, Context};
-use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_core::eval::{fault_position, in_top, FaultPosition};
 use faultlens_core::measures::{Ranker, ALL};
 use faultlens_core::results::RunResults;
-use faultlens_ops::rank::analyse;
+use faultlens_ops::rank::{analyse, RankError};
 use faultlens_pipeline::{CancelToken, RunOptions};
+use faultlens_report::AnalysisError;
 use faultlens_workspace::{store, Project};
 use serde::Deserialize;
 use serde_json::json;
@@ -102,8 +102,17 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
         summaries.push((name.clone(), results.tests.len(), results.failed_count()));
         warn_unranked_faults(&name, &truth, &results);
         for &measure in &measures {
-            if matches!(measure, Ranker::Fusion(_)) {
-                if let Err(reason) = stored_diagnosis(dir) {
+            // Fusion without a diagnosis is n/a for this fixture, not an
+            // error: programs outside the C model never have one, and the
+            // other measures are still worth evaluating. The ranking's own
+            // error says why (and whether `diagnose` already refused it).
+            let analysis = match analyse(dir, results.clone(), measure, false, &sources) {
+                Ok(analysis) => analysis,
+                Err(
+                    e @ (RankError::Analysis(AnalysisError::NoDiagnosis)
+                    | RankError::DiagnosisRefused { .. }),
+                ) => {
+                    let reason = e.to_string();
                     eprintln!("faultlens eval: {name}: fusion n/a: {reason}");
                     scores.push(Score {
                         fixture: name.clone(),
@@ -113,8 +122,8 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
                     });
                     continue;
                 }
-            }
-            let analysis = analyse(dir, results.clone(), measure, false, &sources)?;
+                Err(e) => return Err(e.into()),
+            };
             let position = fault_position(&analysis.ranking, |i| {
                 let c = analysis.spectra.components[i];
                 truth.is_faulty(&results.files[c.file as usize].path, c.line)
@@ -150,28 +159,6 @@ pub fn run(paths: Vec<PathBuf>, chosen: &[Ranker], as_json: bool) -> anyhow::Res
         print_text(&measures, &scores, &summaries);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The diagnosis `faultlens diagnose` stored in the fixture, or why fusion
-/// cannot rank it. Not an error: programs outside the C model never have
-/// one, and the other measures are still worth evaluating.
-fn stored_diagnosis(dir: &Path) -> Result<DiagnosisReport, String> {
-    use faultlens_workspace::store;
-    if let Some(report) = store::read_diagnosis(dir).map_err(|e| e.to_string())? {
-        return Ok(report);
-    }
-    // Said before: running it again would say it again.
-    if let Ok(Some(refusal)) = store::read_diagnosis_refusal(dir) {
-        return Err(format!(
-            "`faultlens diagnose` could not diagnose it: {}",
-            refusal.reason
-        ));
-    }
-    Err(format!(
-        "no diagnosis stored ({} does not exist); run `faultlens diagnose {}` (it exits 4 for a program outside the C model, which then has none)",
-        store::diagnosis_path(dir).display(),
-        dir.display()
-    ))
 }
 
 fn run_fixture(dir: &Path, cancel: &CancelToken) -> anyhow::Result<RunResults> {

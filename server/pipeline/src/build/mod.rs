@@ -124,24 +124,32 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
 /// Every `.gcno` file under `dir`.
 pub fn find_notes(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
+    walk(dir, |path, kind| {
+        if kind.is_file() && path.extension().is_some_and(|e| e == "gcno") {
+            found.push(path)
+        }
+    });
+    found.sort();
+    found
+}
+
+/// Calls `visit` with every entry below `dir` and its type, descending into
+/// real directories only (never through a link); unreadable directories
+/// are passed over.
+pub(crate) fn walk(dir: &Path, mut visit: impl FnMut(PathBuf, std::fs::FileType)) {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else {
             continue;
         };
         for entry in entries.flatten() {
-            let path = entry.path();
             match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(path),
-                Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "gcno") => {
-                    found.push(path)
-                }
-                _ => {}
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) => visit(entry.path(), t),
+                Err(_) => {}
             }
         }
     }
-    found.sort();
-    found
 }
 
 /// Runs one step of a build in `cwd`; when it fails, the error is headed
