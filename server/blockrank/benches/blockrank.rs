@@ -52,6 +52,7 @@ fn measure(label: &str, dir: &Path) {
     let options = RunOptions {
         timeout: Some(Duration::from_secs(60)),
         jobs: None,
+        shard: None,
     };
     let results = localize(&project, &options, &|_| {}, &CancelToken::new())
         .unwrap_or_else(|e| panic!("{label}: {e}"));

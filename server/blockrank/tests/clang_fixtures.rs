@@ -43,6 +43,7 @@ fn run(name: &str, coverage: &str) -> (PathBuf, RunResults) {
     let options = RunOptions {
         timeout: None,
         jobs: Some(2),
+        shard: None,
     };
     let results = localize(&project, &options, &|_| {}, &CancelToken::new())
         .unwrap_or_else(|e| panic!("{name} with {coverage}: {e}"));

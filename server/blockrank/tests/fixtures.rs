@@ -33,6 +33,7 @@ fn run(name: &str) -> (PathBuf, RunResults) {
     let options = RunOptions {
         timeout: None,
         jobs: Some(2),
+        shard: None,
     };
     let results = localize(&project, &options, &|_| {}, &CancelToken::new()).unwrap();
     (dir, results)
@@ -270,6 +271,7 @@ fn every_fixture_derives_cleanly() {
         let options = RunOptions {
             timeout: None,
             jobs: Some(2),
+            shard: None,
         };
         let results = localize(&project, &options, &|_| {}, &CancelToken::new())
             .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -72,6 +72,7 @@ fn results(tests: Vec<TestRecord>) -> RunResults {
             digest: None,
         }],
         tests,
+        shard: None,
     }
 }
 

@@ -126,6 +126,7 @@ fn main() {
     let options = RunOptions {
         timeout: Some(Duration::from_secs(env_number("MUTANT_TEST_TIMEOUT", 1))),
         jobs: None,
+        shard: None,
     };
     let mut rankers: Vec<Ranker> = ALL.iter().map(|&f| Ranker::Formula(f)).collect();
     rankers.push(Ranker::BlockRank);

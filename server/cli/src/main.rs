@@ -7,6 +7,7 @@ mod progress;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use faultlens_core::measures::Ranker;
+use faultlens_core::shards::ShardSpec;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,6 +66,7 @@ impl RunArgs {
         faultlens_pipeline::RunOptions {
             timeout: self.timeout.map(std::time::Duration::from_secs_f64),
             jobs: self.jobs,
+            shard: None,
         }
     }
 }
@@ -79,6 +81,20 @@ enum Command {
         rank: RankArgs,
         #[command(flatten)]
         run: RunArgs,
+        /// Run only shard K of N of the tests (one job of a CI matrix); writes .faultlens/shard-K-of-N.json for `faultlens merge` instead of ranking.
+        #[arg(long, value_name = "K/N", value_parser = ShardSpec::parse)]
+        shard: Option<ShardSpec>,
+    },
+    /// Combine the shards that `localize --shard K/N` wrote (on several machines) into one run's results, then rank them as `rank` does.
+    Merge {
+        /// Every shard's file (.faultlens/shard-K-of-N.json of each job).
+        #[arg(required = true, value_name = "SHARD")]
+        shards: Vec<PathBuf>,
+        /// Project the merged results are written to (.faultlens/results.json; default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        #[command(flatten)]
+        rank: RankArgs,
     },
     /// Wait for your own test runs (ctest, meson test, make check, JUnit reports) and localize after each failing one.
     Watch {
@@ -242,10 +258,36 @@ fn is_cancelled(e: &anyhow::Error) -> bool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Localize { path, rank, run } => commands::localize::json_error_on_failure(
+        Command::Localize {
+            path,
+            rank: _,
+            run,
+            shard: Some(shard),
+        } => commands::shards::localize_shard(
+            path,
+            &faultlens_pipeline::RunOptions {
+                shard: Some(shard),
+                ..run.options()
+            },
+        ),
+        Command::Localize {
+            path,
+            rank,
+            run,
+            shard: None,
+        } => commands::localize::json_error_on_failure(
             &rank,
             path.clone(),
             commands::localize::run(path, &rank, &run.options()),
+        ),
+        Command::Merge {
+            shards,
+            project,
+            rank,
+        } => commands::localize::json_error_on_failure(
+            &rank,
+            project.clone(),
+            commands::shards::merge(&shards, project, &rank),
         ),
         Command::Watch { path, rank, run } => commands::watch::run(path, &rank, &run.options()),
         Command::Rank { path, rank } => commands::localize::json_error_on_failure(

@@ -186,3 +186,96 @@ fn a_test_that_exits_without_reading_its_input_does_not_take_faultlens_down() {
         assert_eq!(doc["tests"]["failed"], 1);
     }
 }
+
+/// What a run observed, without what differs from one run to the next
+/// (durations, times, where the project was).
+fn observed(results: &serde_json::Value) -> serde_json::Value {
+    let tests: Vec<serde_json::Value> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            serde_json::json!([
+                t["name"],
+                t["verdict"],
+                t["outcome"],
+                t["reason"],
+                t["exit_code"],
+                t["signal"],
+                t["stdout"],
+                t["coverage"]
+            ])
+        })
+        .collect();
+    serde_json::json!({"suite": results["suite"], "files": results["files"], "tests": tests})
+}
+
+#[test]
+fn shards_run_apart_and_merged_are_the_whole_run_crashes_included() {
+    let dir = fixture("crash-segv");
+    let root = dir.path().to_str().unwrap();
+    for k in ["1/3", "2/3", "3/3"] {
+        let out = faultlens(&["localize", root, "--shard", k, "--jobs", "2"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).contains("faultlens merge"), "{}", stderr(&out));
+    }
+    let work = dir.path().join(".faultlens");
+    assert!(
+        !work.join("results.json").exists(),
+        "a shard is not a run to rank"
+    );
+    let shard = |k: u32| work.join(format!("shard-{k}-of-3.json"));
+    let one: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(shard(1)).unwrap()).unwrap();
+    assert_eq!(
+        one["shard"],
+        serde_json::json!({"index": 1, "count": 3, "suite_tests": 12})
+    );
+    assert_eq!(one["tests"].as_array().unwrap().len(), 4);
+
+    // A missing shard is named, and nothing is written.
+    let out = faultlens(&[
+        "merge",
+        "--project",
+        root,
+        shard(1).to_str().unwrap(),
+        shard(3).to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("shard 2 of 3 is missing"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!work.join("results.json").exists());
+
+    // Merged (in any order), then ranked as `rank` would.
+    let (s1, s2, s3) = (shard(1), shard(2), shard(3));
+    let out = faultlens(&[
+        "merge",
+        "--project",
+        root,
+        "--format",
+        "json",
+        s3.to_str().unwrap(),
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("3 shards merged: 12 tests (3 failing)"),
+        "{}",
+        stderr(&out)
+    );
+    let ranking: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(entry(&ranking, "fieldcut.c", 56)["ef"], 3);
+    let merged = results(dir.path());
+
+    let out = faultlens(&["localize", root, "--jobs", "2", "--top", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let whole = results(dir.path());
+    assert_eq!(observed(&merged), observed(&whole));
+    let segv = test_record(&merged, "one-past-the-end");
+    assert_eq!(segv["outcome"], "crashed");
+    assert!(covered_lines(segv).contains(&56));
+}

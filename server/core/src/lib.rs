@@ -9,5 +9,6 @@ pub mod fusion;
 pub mod measures;
 pub mod ranking;
 pub mod results;
+pub mod shards;
 pub mod sources;
 pub mod spectra;

@@ -27,6 +27,10 @@ pub struct RunResults {
     /// Every source file the coverage build instrumented, in a stable order.
     pub files: Vec<SourceFile>,
     pub tests: Vec<TestRecord>,
+    /// Set when the run holds one shard of the suite (`localize --shard`);
+    /// `faultlens merge` combines the shards into a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shards::Shard>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -271,6 +275,9 @@ impl RunResults {
                     ));
                 }
             }
+        }
+        if let Some(shard) = &self.shard {
+            shard.check(self.tests.len())?;
         }
         Ok(())
     }

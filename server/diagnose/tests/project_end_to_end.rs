@@ -114,6 +114,7 @@ fn a_ctest_project_is_not_modelled() {
         suite: faultlens_core::results::SuiteKind::Ctest,
         files: vec![],
         tests: vec![],
+        shard: None,
     };
     let err = diagnose_project(
         &project,

@@ -271,6 +271,7 @@ pub(crate) mod fixtures {
                 test("sum_one", Outcome::Passed, &[3, 4, 5, 7, 8]),
                 test("sum_many", Outcome::Passed, &[3, 4, 6, 7, 8]),
             ],
+            shard: None,
         }
     }
 

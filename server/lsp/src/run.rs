@@ -72,7 +72,7 @@ pub fn run(
             let project = Project::load(&work_root)?;
             let options = RunOptions {
                 timeout,
-                jobs: None,
+                ..RunOptions::default()
             };
             let report = |p: Progress| {
                 let _ = tx.send(RunEvent::Progress(p));

@@ -126,6 +126,7 @@ mod tests {
             suite: faultlens_core::results::SuiteKind::Ctest,
             files: vec![],
             tests,
+            shard: None,
         }
     }
 

@@ -148,6 +148,7 @@ mod tests {
             suite: SuiteKind::Ctest,
             files,
             tests,
+            shard: None,
         }
     }
 

@@ -8,7 +8,9 @@ use faultlens_workspace::{store, Project};
 /// Where the pipeline keeps each test's output and coverage while it runs.
 const RUNS_DIR: &str = "runs";
 
-/// Localizes `project` and writes `.faultlens/results.json`. A cancelled
+/// Localizes `project` and writes `.faultlens/results.json` (a shard's
+/// results, with `options.shard`, go to `.faultlens/shard-K-of-N.json`
+/// instead: only `faultlens merge` of every shard makes a run). A cancelled
 /// run writes nothing and leaves no per-test files behind (the pipeline
 /// empties that directory at the start of every run, so nothing else
 /// lives there): "nothing was written" stays true.
@@ -58,6 +60,9 @@ pub fn localize_and_store_in_stages(
             let _ = std::fs::remove_dir_all(project.work_dir().join(RUNS_DIR));
         }
     })?;
-    store::write_results(&project.root, &results)?;
+    match results.shard {
+        Some(_) => store::write_shard(&project.root, &results)?,
+        None => store::write_results(&project.root, &results)?,
+    };
     Ok(results)
 }

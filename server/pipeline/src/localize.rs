@@ -21,6 +21,7 @@ use faultlens_core::results::{
     FileCoverage, LineBranches, Location, RunResults, SourceFile, SuiteKind, TestRecord, Verdict,
     FORMAT_VERSION,
 };
+use faultlens_core::shards::{Shard, ShardSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,6 +41,9 @@ pub struct RunOptions {
     pub timeout: Option<Duration>,
     /// Overrides `[run] jobs`.
     pub jobs: Option<usize>,
+    /// Run only this share of the discovered tests (`localize --shard K/N`);
+    /// the results record it, for `faultlens merge`.
+    pub shard: Option<ShardSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,6 +143,16 @@ pub fn localize_in_stages(
     progress(Progress::Discovering);
     let specs = discover::discover(project, &built, timeout, &steps, progress)?;
     check_cancel(cancel)?;
+    let suite_tests = specs.len();
+    let specs: Vec<TestSpec> = match options.shard {
+        Some(shard) => specs
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shard.holds(*i))
+            .map(|(_, spec)| spec)
+            .collect(),
+        None => specs,
+    };
 
     let run = |subset: &[TestSpec], counted: (usize, usize)| {
         run_all(
@@ -184,7 +198,13 @@ pub fn localize_in_stages(
         .into_iter()
         .map(|f| f.expect("every test ran in one of the stages"))
         .collect();
-    assemble(project, &built, &tools, &specs, finished, &digests)
+    let mut results = assemble(project, &built, &tools, &specs, finished, &digests)?;
+    results.shard = options.shard.map(|s| Shard {
+        index: s.index,
+        count: s.count,
+        suite_tests: suite_tests as u32,
+    });
+    Ok(results)
 }
 
 /// A stage's progress as part of the whole run: `done` counts the tests
@@ -490,6 +510,7 @@ fn assemble(
         },
         files: source_files,
         tests,
+        shard: None,
     })
 }
 

@@ -6,6 +6,7 @@ use crate::project::WORK_DIR;
 use faultlens_confine::{limits, WorkDir};
 use faultlens_core::diagnosis::{DiagnosisRefusal, DiagnosisReport, DIAGNOSIS_FILE};
 use faultlens_core::results::RunResults;
+use faultlens_core::shards::ShardSpec;
 use std::path::{Path, PathBuf};
 
 pub const RESULTS_FILE: &str = "results.json";
@@ -20,6 +21,36 @@ pub fn results_path(root: &Path) -> PathBuf {
 
 pub fn write_results(root: &Path, results: &RunResults) -> Result<PathBuf> {
     Ok(WorkDir::open(root)?.write_atomic(RESULTS_FILE, results.to_json().as_bytes())?)
+}
+
+/// Where `localize --shard` stores shard `spec`'s results.
+pub fn shard_path(root: &Path, spec: ShardSpec) -> PathBuf {
+    root.join(WORK_DIR).join(spec.file_name())
+}
+
+/// Writes one shard's results as `.faultlens/shard-K-of-N.json` (never
+/// over `results.json`: a share of the suite is not a run to rank).
+pub fn write_shard(root: &Path, results: &RunResults) -> Result<PathBuf> {
+    let shard = results.shard.ok_or_else(|| WorkspaceError::Results {
+        path: results_path(root),
+        message: "these results hold the whole run, not a shard".into(),
+    })?;
+    Ok(WorkDir::open(root)?
+        .write_atomic(&shard.spec().file_name(), results.to_json().as_bytes())?)
+}
+
+/// A results document the user names (a shard from another machine, for
+/// `faultlens merge`): at most `limits::RESULTS` bytes of a regular file,
+/// parsed and validated like `.faultlens/results.json`.
+pub fn read_results_file(path: &Path) -> Result<RunResults> {
+    let bad = |message: String| WorkspaceError::Results {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = faultlens_confine::read::read_regular(path, limits::RESULTS)
+        .map_err(|e| bad(e.reason()))?;
+    let text = String::from_utf8(bytes).map_err(|_| bad("is not UTF-8 text".into()))?;
+    RunResults::from_json(&text).map_err(bad)
 }
 
 /// `Ok(None)` when no run has written results yet. The document may come

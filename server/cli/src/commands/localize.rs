@@ -42,10 +42,11 @@ pub fn localize_and_store(project: &Project, options: &RunOptions) -> anyhow::Re
     );
     reporter.finish();
     let results = outcome?;
-    eprintln!(
-        "faultlens: results written to {}",
-        store::results_path(&project.root).display()
-    );
+    let written = match results.shard {
+        Some(shard) => store::shard_path(&project.root, shard.spec()),
+        None => store::results_path(&project.root),
+    };
+    eprintln!("faultlens: results written to {}", written.display());
     Ok(results)
 }
 

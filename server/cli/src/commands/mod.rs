@@ -4,6 +4,7 @@ pub mod generate;
 pub mod interpret;
 pub mod localize;
 pub mod measures;
+pub mod shards;
 pub mod tests;
 pub mod watch;
 
