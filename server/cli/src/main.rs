@@ -85,6 +85,22 @@ enum Command {
         #[arg(long, value_name = "K/N", value_parser = ShardSpec::parse)]
         shard: Option<ShardSpec>,
     },
+    /// Localize from coverage and verdicts collected elsewhere (a CI job's artifacts), without building or running: lcov tracefiles or gcov JSON per test, with a JUnit report.
+    Import {
+        /// Project root the sources are in (default: the current directory).
+        path: Option<PathBuf>,
+        /// JUnit XML reports with the verdicts (repeatable).
+        #[arg(long, value_name = "REPORT", required = true)]
+        junit: Vec<PathBuf>,
+        /// lcov tracefiles: one TN: per test (lcov --capture --test-name NAME after each test).
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        lcov: Vec<PathBuf>,
+        /// gcov JSON (gcov -j -t), one file per test, named after the test.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        gcov_json: Vec<PathBuf>,
+        #[command(flatten)]
+        rank: RankArgs,
+    },
     /// Combine the shards that `localize --shard K/N` wrote (on several machines) into one run's results, then rank them as `rank` does.
     Merge {
         /// Every shard's file (.faultlens/shard-K-of-N.json of each job).
@@ -279,6 +295,25 @@ fn main() -> ExitCode {
             &rank,
             path.clone(),
             commands::localize::run(path, &rank, &run.options()),
+        ),
+        Command::Import {
+            path,
+            junit,
+            lcov,
+            gcov_json,
+            rank,
+        } => commands::localize::json_error_on_failure(
+            &rank,
+            path.clone(),
+            commands::import::run(
+                path,
+                faultlens_pipeline::import::ImportFiles {
+                    lcov,
+                    gcov_json,
+                    junit,
+                },
+                &rank,
+            ),
         ),
         Command::Merge {
             shards,

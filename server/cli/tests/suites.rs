@@ -177,3 +177,163 @@ fn compact_test_forms_expand_to_named_tests() {
         "inputs are named by their stem"
     );
 }
+
+/// What a ranking says of each line: where, its score, ef and ep.
+fn ranked_lines(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+    doc["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::json!([e["file"], e["line"], e["score"], e["ef"], e["ep"]]))
+        .collect()
+}
+
+fn run_ok(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A CI job's artifacts, made as a CI job would make them: a `gcc
+/// --coverage` build in another checkout, each declared test run and judged
+/// by its expected output, `lcov --capture --test-name` after each test and
+/// a JUnit report of the verdicts. `faultlens import` of them ranks every
+/// line as `faultlens localize` does.
+#[test]
+fn imported_lcov_and_junit_rank_as_localize_does() {
+    use std::process::Command;
+    let dir = fixture("mid-args");
+    let project = dir.path();
+    let localized = localize_json(project, &["--no-fusion", "--top", "0"]);
+
+    let ci = tempfile::tempdir().unwrap();
+    let checkout = ci.path().join("checkout");
+    std::fs::create_dir(&checkout).unwrap();
+    std::fs::copy(project.join("mid.c"), checkout.join("mid.c")).unwrap();
+    run_ok(
+        Command::new("gcc")
+            .args(["--coverage", "-O0", "-o", "mid", "mid.c"])
+            .current_dir(&checkout),
+    );
+    let config: toml::Value =
+        toml::from_str(&std::fs::read_to_string(project.join("faultlens.toml")).unwrap()).unwrap();
+    let mut cases = String::new();
+    let mut infos = Vec::new();
+    for test in config["test"].as_array().unwrap() {
+        let name = test["name"].as_str().unwrap();
+        let args: Vec<&str> = test["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let ran = Command::new(checkout.join("mid"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let exit = test
+            .get("expected_exit")
+            .map_or(0, |e| e.as_integer().unwrap());
+        let passed = ran.status.code() == Some(exit as i32)
+            && String::from_utf8_lossy(&ran.stdout) == test["expected_stdout"].as_str().unwrap();
+        let info = ci.path().join(format!("{name}.info"));
+        // lcov allows letters, digits and `_` in a test name.
+        let tn = name.replace('-', "_");
+        run_ok(
+            Command::new("lcov")
+                .args([
+                    "--quiet",
+                    "--capture",
+                    "--directory",
+                    ".",
+                    "--test-name",
+                    &tn,
+                    "--output-file",
+                ])
+                .arg(&info)
+                .current_dir(&checkout),
+        );
+        run_ok(
+            Command::new("lcov")
+                .args(["--quiet", "--zerocounters", "--directory", "."])
+                .current_dir(&checkout),
+        );
+        infos.push(info.to_str().unwrap().to_string());
+        let failure = if passed {
+            ""
+        } else {
+            "<failure message=\"wrong output\"/>"
+        };
+        cases.push_str(&format!(
+            "<testcase classname=\"mid\" name=\"{name}\">{failure}</testcase>\n"
+        ));
+    }
+    let report = ci.path().join("report.xml");
+    std::fs::write(
+        &report,
+        format!("<?xml version=\"1.0\"?>\n<testsuite name=\"mid\">\n{cases}</testsuite>\n"),
+    )
+    .unwrap();
+
+    let mut args = vec![
+        "import",
+        project.to_str().unwrap(),
+        "--junit",
+        report.to_str().unwrap(),
+        "--format",
+        "json",
+        "--no-fusion",
+        "--top",
+        "0",
+        "--lcov",
+    ];
+    args.extend(infos.iter().map(String::as_str));
+    let out = faultlens(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("imported 15 tests (3 failing) covering 1 file,"),
+        "{}",
+        stderr(&out)
+    );
+    let imported: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let verdicts = |doc: &serde_json::Value| -> Vec<serde_json::Value> {
+        let list = doc["tests"]["list"].as_array().unwrap();
+        list.iter()
+            .map(|t| serde_json::json!([t["name"], t["verdict"]]))
+            .collect()
+    };
+    assert_eq!(verdicts(&imported), verdicts(&localized));
+    assert_eq!(ranked_lines(&imported), ranked_lines(&localized));
+    assert_eq!(
+        ranked_lines(&imported)[0],
+        serde_json::json!(["mid.c", 22, localized["ranking"][0]["score"], 3, 1])
+    );
+
+    // Coverage no report names, and a report naming no covered test, are said so.
+    let stray = ci.path().join("stray.xml");
+    std::fs::write(
+        &stray,
+        "<testsuite><testcase name=\"elsewhere\"/></testsuite>",
+    )
+    .unwrap();
+    let out = faultlens(&[
+        "import",
+        project.to_str().unwrap(),
+        "--junit",
+        stray.to_str().unwrap(),
+        "--lcov",
+        &infos[0],
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "no test is both in the coverage (1 tests) and in the JUnit report (1 tests)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

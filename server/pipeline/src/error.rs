@@ -41,6 +41,11 @@ pub enum PipelineError {
     #[error("coverage data could not be read: {0}")]
     Coverage(String),
 
+    /// `faultlens import` was given files it cannot use; the message names
+    /// the file and what to give instead.
+    #[error("import: {0}")]
+    Import(String),
+
     #[error("the run was cancelled")]
     Cancelled,
 

@@ -4,6 +4,7 @@
 //! produces a [`RunResults`] document. All analysis happens elsewhere, on
 //! that document.
 
+mod assemble;
 pub mod build;
 pub mod clang_cov;
 mod command;
@@ -12,6 +13,7 @@ pub mod error;
 mod execute;
 pub mod gcda;
 pub mod gcov;
+pub mod import;
 mod localize;
 pub mod paths;
 pub mod process;

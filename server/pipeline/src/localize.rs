@@ -2,6 +2,7 @@
 //! own process (several at once), read each test's coverage, and assemble
 //! the results document.
 
+use crate::assemble::{now_unix_ms, suite_kind, union, FileTable};
 use crate::build::{self, find_notes, Built};
 use crate::clang_cov::{self, ClangTools};
 use crate::command::Steps;
@@ -18,8 +19,7 @@ use crate::toolchain::Toolchain;
 use crate::verdict::{failure_location, judge};
 use faultlens_cancel::CancelToken;
 use faultlens_core::results::{
-    FileCoverage, LineBranches, Location, RunResults, SourceFile, SuiteKind, TestRecord, Verdict,
-    FORMAT_VERSION,
+    FileCoverage, Location, RunResults, TestRecord, Verdict, FORMAT_VERSION,
 };
 use faultlens_core::shards::{Shard, ShardSpec};
 use std::collections::BTreeMap;
@@ -430,85 +430,29 @@ fn assemble(
         // Every run exports the whole program's mapping, run or not.
         CoverageTool::Clang => union(finished.iter().map(|f| &f.coverage)),
     };
-    let test_code = patterns(&project.test_code_globs());
-    let excluded = patterns(&project.config.project.exclude);
-
-    // Project-relative path → its executable lines, for every file we keep.
-    let mut files: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    let mut add_lines = |coverage: &Coverage, only_executed: bool| {
-        for (path, counts) in coverage {
-            let Some(rel) = built.paths.to_project_relative(path) else {
-                continue;
-            };
-            if excluded.iter().any(|p| p.matches(&rel)) {
-                continue;
-            }
-            let lines = files.entry(rel).or_default();
-            lines.extend(
-                counts
-                    .lines
-                    .iter()
-                    .filter(|(_, (c, _))| !only_executed || *c > 0)
-                    .map(|(l, _)| *l),
-            );
-        }
-    };
-    add_lines(&executable, false);
-    // Lines that are not statements a developer could fix.
-    let mut signatures: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    for (path, counts) in &executable {
-        if let Some(rel) = built.paths.to_project_relative(path) {
-            signatures
-                .entry(rel)
-                .or_default()
-                .extend(gcov::signature_lines(counts));
-        }
-    }
-    for f in &finished {
-        add_lines(&f.coverage, true);
-    }
-    for (path, lines) in files.iter_mut() {
-        lines.sort_unstable();
-        lines.dedup();
-        if let Some(drop) = signatures.get(path) {
-            lines.retain(|l| !drop.contains(l));
-        }
-    }
-    let index: BTreeMap<String, u32> = files
-        .keys()
-        .enumerate()
-        .map(|(i, p)| (p.clone(), i as u32))
-        .collect();
-
+    let to_relative = |path: &Path| built.paths.to_project_relative(path);
+    let table = FileTable::new(
+        project,
+        &executable,
+        finished.iter().map(|f| &f.coverage),
+        &to_relative,
+        digests,
+    );
     let tests = specs
         .iter()
         .zip(finished)
-        .map(|(spec, f)| record(spec, f, built, &index, project.kind))
-        .collect();
-    let source_files = files
-        .into_iter()
-        .map(|(path, lines)| SourceFile {
-            test_code: test_code.iter().any(|p| p.matches(&path)),
-            digest: digests.get(&path).cloned(),
-            path,
-            lines,
+        .map(|(spec, f)| {
+            let coverage = table.coverage_of(&f.coverage, &to_relative);
+            record(spec, f, built, coverage, project.kind)
         })
         .collect();
     Ok(RunResults {
         format_version: FORMAT_VERSION,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        created_unix_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
+        created_unix_ms: now_unix_ms(),
         project_root: project.root.to_string_lossy().into_owned(),
-        suite: match project.kind {
-            crate::config::Kind::Io => SuiteKind::Io,
-            crate::config::Kind::Ctest => SuiteKind::Ctest,
-            crate::config::Kind::Runner => SuiteKind::Runner,
-            crate::config::Kind::Meson => SuiteKind::Meson,
-            crate::config::Kind::Make => SuiteKind::Make,
-        },
-        files: source_files,
+        suite: suite_kind(project),
+        files: table.files,
         tests,
         shard: None,
     })
@@ -518,7 +462,7 @@ fn record(
     spec: &TestSpec,
     f: Finished,
     built: &Built,
-    index: &BTreeMap<String, u32>,
+    coverage: Vec<FileCoverage>,
     kind: crate::config::Kind,
 ) -> TestRecord {
     let (outcome, reason) = judge(spec, &f.execution);
@@ -535,34 +479,6 @@ fn record(
             Some(Location { file, line })
         })
         .or_else(|| spec.location.clone());
-    let mut coverage: Vec<FileCoverage> = Vec::new();
-    for (path, counts) in &f.coverage {
-        let Some(rel) = built.paths.to_project_relative(path) else {
-            continue;
-        };
-        let Some(&file) = index.get(&rel) else {
-            continue;
-        };
-        let executed: Vec<(&u32, &(u64, Vec<u64>))> =
-            counts.lines.iter().filter(|(_, (c, _))| *c > 0).collect();
-        if executed.is_empty() {
-            continue;
-        }
-        coverage.push(FileCoverage {
-            file,
-            lines: executed.iter().map(|(l, _)| **l).collect(),
-            counts: executed.iter().map(|(_, (c, _))| *c).collect(),
-            branches: executed
-                .iter()
-                .filter(|(_, (_, b))| !b.is_empty())
-                .map(|(l, (_, b))| LineBranches {
-                    line: **l,
-                    counts: b.clone(),
-                })
-                .collect(),
-        });
-    }
-    coverage.sort_by_key(|c| c.file);
     let e = &f.execution;
     let (stdout, cut_out) = excerpt(&e.stdout);
     let (stderr, cut_err) = excerpt(&e.stderr);
@@ -588,31 +504,4 @@ fn excerpt(bytes: &[u8]) -> (String, bool) {
         String::from_utf8_lossy(&bytes[..bytes.len().min(STORED_OUTPUT)]).into_owned(),
         cut,
     )
-}
-
-/// Every line any of the coverages maps, with the functions they define.
-fn union<'a>(coverages: impl Iterator<Item = &'a Coverage>) -> Coverage {
-    let mut all = Coverage::new();
-    for coverage in coverages {
-        for (path, counts) in coverage {
-            let entry = all.entry(path.clone()).or_default();
-            for line in counts.lines.keys() {
-                entry.lines.entry(*line).or_insert((0, Vec::new()));
-            }
-            for f in &counts.functions {
-                if !entry.functions.contains(f) {
-                    entry.functions.push(*f);
-                }
-            }
-        }
-    }
-    all
-}
-
-/// Globs were validated when the configuration was read.
-fn patterns(globs: &[String]) -> Vec<glob::Pattern> {
-    globs
-        .iter()
-        .filter_map(|g| glob::Pattern::new(g).ok())
-        .collect()
 }

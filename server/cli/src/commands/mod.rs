@@ -1,6 +1,7 @@
 pub mod diagnose;
 pub mod eval;
 pub mod generate;
+pub mod import;
 pub mod interpret;
 pub mod localize;
 pub mod measures;

@@ -203,6 +203,24 @@ pub fn read_report(
     })
 }
 
+/// The test cases of a JUnit report the user names (an artifact of a CI
+/// job, anywhere on disk): at most `REPORT_LIMIT` bytes of a regular file.
+pub fn read_junit_file(path: &Path) -> Result<Vec<DevTest>, ReportError> {
+    let error = |message: String| ReportError {
+        report: path.to_path_buf(),
+        message,
+    };
+    let bytes =
+        faultlens_confine::read_regular(path, REPORT_LIMIT).map_err(|e| error(e.reason()))?;
+    match junit::parse(&String::from_utf8_lossy(&bytes)).map_err(error)? {
+        Parsed::Finished { tests, .. } => Ok(tests),
+        Parsed::InProgress => Err(error(
+            "the report is cut short (no closing tag): it is still being written, or was truncated"
+                .into(),
+        )),
+    }
+}
+
 /// The build directory a report belongs to.
 fn build_dir(report: &Path, kind: ReportKind) -> PathBuf {
     let up = match kind {
