@@ -405,6 +405,11 @@ fn skip(report: &mut DiagnosisReport, name: &str, reason: String) {
     })
 }
 
+/// Why a test beyond [`MAX_TESTS`] is not diagnosed.
+fn left_out_reason() -> String {
+    format!("left out: at most {MAX_TESTS} failing tests are diagnosed together, taken in turn from each group of tests that fail the same way")
+}
+
 /// The tests to encode: those whose model run fails too (an empty set of
 /// statements would "explain" one that passes; nor is one diagnosed whose
 /// free input runs out), at most [`MAX_TESTS`] of them taken in turn from
@@ -427,7 +432,7 @@ fn diagnosable(
         .collect();
     let (tests, left_out) = pick_tests(tests);
     for t in left_out {
-        skip(report, &t.name, format!("left out: at most {MAX_TESTS} failing tests are diagnosed together, taken in turn from each group of tests that fail the same way"));
+        skip(report, &t.name, left_out_reason());
     }
     tests
 }
@@ -555,18 +560,52 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
     Ok(())
 }
 
+/// Why no failing test could be diagnosed, in the words of the tests that
+/// were tried: identical reasons (every test stopping at the same undefined
+/// behaviour) are said once with their count, and tests the cap left out,
+/// never tried, are counted apart rather than quoted as the reason.
 fn none_encodable(report: &DiagnosisReport) -> DiagnoseError {
-    let reasons: Vec<String> = report
-        .skipped_tests
+    DiagnoseError::NotModelled(why_none(&report.skipped_tests))
+}
+
+fn why_none(skipped: &[SkippedTest]) -> String {
+    let left_out = left_out_reason();
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in skipped.iter().filter(|t| t.reason != left_out) {
+        match groups.iter_mut().find(|(reason, _)| *reason == t.reason) {
+            Some((_, names)) => names.push(&t.name),
+            None => groups.push((&t.reason, vec![&t.name])),
+        }
+    }
+    let tried: usize = groups.iter().map(|(_, names)| names.len()).sum();
+    let shown: Vec<String> = groups
         .iter()
         .take(3)
-        .map(|s| format!("{}: {}", s.name, s.reason))
+        .map(|(reason, names)| match names.len() {
+            1 => format!("{}: {reason}", names[0]),
+            n => format!(
+                "{n} tests ({}{}): {reason}",
+                names[..n.min(3)].join(", "),
+                if n > 3 { ", …" } else { "" }
+            ),
+        })
         .collect();
-    DiagnoseError::NotModelled(format!(
-        "none of the {} failing tests can be diagnosed ({})",
-        report.skipped_tests.len(),
-        reasons.join("; ")
-    ))
+    let mut text = format!(
+        "none of the {tried} failing test{} tried can be diagnosed ({})",
+        if tried == 1 { "" } else { "s" },
+        shown.join("; ")
+    );
+    if groups.len() > 3 {
+        text.push_str(&format!(" and {} other reasons", groups.len() - 3));
+    }
+    let untried = skipped.len() - tried;
+    if untried > 0 {
+        text.push_str(&format!(
+            "; {untried} more failing test{} not tried (at most {MAX_TESTS} are diagnosed together)",
+            if untried == 1 { " was" } else { "s were" }
+        ));
+    }
+    text
 }
 
 /// Milliseconds, rounded to microseconds (so the stored JSON reads back equal).
@@ -627,4 +666,32 @@ pub fn diagnosis_instance(
             .map_err(|e| DiagnoseError::Solver(e.to_string()))?;
     }
     Ok(inst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skipped(name: &str, reason: &str) -> SkippedTest {
+        SkippedTest {
+            name: name.into(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn the_reasons_quoted_are_those_of_the_tests_tried_once_each() {
+        let ub = "the model's run stops at undefined behaviour at calc.c:42 (a read out of bounds)";
+        let mut tests: Vec<SkippedTest> = (0..16).map(|i| skipped(&format!("t{i}"), ub)).collect();
+        tests.push(skipped("odd", "its input runs out"));
+        tests.extend((0..30).map(|i| skipped(&format!("late{i}"), &left_out_reason())));
+        assert_eq!(
+            why_none(&tests),
+            format!("none of the 17 failing tests tried can be diagnosed (16 tests (t0, t1, t2, …): {ub}; odd: its input runs out); 30 more failing tests were not tried (at most 16 are diagnosed together)")
+        );
+        assert_eq!(
+            why_none(&[skipped("only", "why")]),
+            "none of the 1 failing test tried can be diagnosed (only: why)"
+        );
+    }
 }

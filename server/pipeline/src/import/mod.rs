@@ -136,7 +136,7 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
     );
     if table.files.is_empty() {
         return Err(PipelineError::Import(format!(
-            "none of the covered source files is in the project at {}: import from the project's root (--project), with the sources the coverage was collected from",
+            "none of the covered source files is in the project at {}: give the project's root as PATH, with the sources the coverage was collected from",
             root.display()
         )));
     }
