@@ -176,3 +176,44 @@ int main(int argc, char **argv) {
 }"#;
     assert_agrees(src, &[(&[], ""), (&["9"], ""), (&["0"], "")]);
 }
+
+#[test]
+fn old_style_definitions_take_their_declared_parameter_types() {
+    // K&R definitions as gcc compiles them: a parameter no declaration
+    // names is an `int`, a `char` one receives the promoted argument
+    // converted back, an array parameter is a pointer.
+    let src = r#"#include <stdio.h>
+#include <stdlib.h>
+int scale(n, factor, tag)
+    int n;
+    char tag;
+{
+    return n * factor + tag;
+}
+static long sum(a, len)
+    int a[];
+    unsigned char len;
+{
+    long s = 0;
+    int i;
+    for (i = 0; i < len; i++)
+        s += a[i];
+    return s;
+}
+int main(int argc, char **argv) {
+    int v[3] = {1, 2, 3};
+    int i;
+    for (i = 1; i < argc && i <= 3; i++)
+        v[i - 1] = atoi(argv[i]);
+    printf("%d %ld %d\n", scale(v[0], v[1], 'A' + v[2]), sum(v, 3), scale(1, 1, 300));
+    return 0;
+}"#;
+    assert_agrees(
+        src,
+        &[
+            (&[], ""),
+            (&["2", "3", "300"], ""),
+            (&["-9", "7", "-1"], ""),
+        ],
+    );
+}

@@ -337,10 +337,10 @@ impl Lowerer {
                     }
                     out.push(adjust_param(t));
                 }
-                other => {
-                    return self
-                        .unsupported(*p, format!("parameter `{other}` (old-style declaration)"))
-                }
+                // An old-style (K&R) parameter: `int` until the definition's
+                // declarations say otherwise (see `old_style_parameters`).
+                "identifier" => out.push(Type::Int(IntKind::Int)),
+                other => return self.unsupported(*p, format!("parameter `{other}`")),
             }
         }
         if params.is_empty() {
@@ -548,11 +548,15 @@ impl Lowerer {
         let base = self.base_type(item)?;
         let d = field(item, "declarator").expect("declarator");
         let dd = self.declarator(base, d)?;
-        let (Some(name), Type::Func(ft), Some(params)) =
+        let (Some(name), Type::Func(mut ft), Some(params)) =
             (dd.name.clone(), dd.ty.clone(), dd.params)
         else {
             return self.invalid(d, "function definition without a function declarator");
         };
+        let old_style = self.old_style_parameters(item, params)?;
+        if let Some(declared) = &old_style {
+            ft.params = declared.iter().map(|(_, ty, _)| ty.clone()).collect();
+        }
         let id = self.declare_function(&name, &ft, d)?;
         if self.prog.funcs[id].defined {
             return self.invalid(d, format!("redefinition of function `{name}`"));
@@ -565,6 +569,9 @@ impl Lowerer {
         });
         self.push_scope();
         let mut param_ids = Vec::new();
+        for (pname, ty, at) in old_style.into_iter().flatten() {
+            param_ids.push(self.new_local(&pname, ty, at, true));
+        }
         for p in named_children(params) {
             if p.kind() != "parameter_declaration" {
                 continue;
@@ -616,6 +623,63 @@ impl Lowerer {
         f.range = frange;
         f.ret = ft.ret.clone();
         Ok(())
+    }
+
+    /// The parameters of an old-style (K&R) definition, `int f(a, s) char
+    /// *s; { … }`: each name in the list with the type the declarations
+    /// between the declarator and the body give it (`int` when none does, as
+    /// C89 reads it), adjusted as a prototype's would be. A caller converts
+    /// each argument to that type, which for integers is what gcc's default
+    /// promotions followed by the callee's conversion compute. `None` for a
+    /// definition with a prototype.
+    fn old_style_parameters<'t>(
+        &mut self,
+        item: Node<'t>,
+        params: Node<'t>,
+    ) -> LResult<Option<Vec<(String, Type, Node<'t>)>>> {
+        let names: Vec<Node> = named_children(params)
+            .into_iter()
+            .filter(|p| p.kind() == "identifier")
+            .collect();
+        if names.is_empty() {
+            return Ok(None);
+        }
+        let mut declared: HashMap<String, (Type, Node)> = HashMap::new();
+        for decl in named_children(item)
+            .into_iter()
+            .filter(|c| c.kind() == "declaration")
+        {
+            let base = self.base_type(decl)?;
+            let mut c = decl.walk();
+            let decls: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+            for d in decls {
+                let dd = self.declarator(base.clone(), d)?;
+                let Some(pname) = dd.name else {
+                    return self.invalid(d, "a parameter declaration without a name");
+                };
+                if !names.iter().any(|n| self.text(*n) == pname) {
+                    return self.invalid(
+                        d,
+                        format!("`{pname}` is declared but is not a parameter of this old-style definition"),
+                    );
+                }
+                if declared.insert(pname.clone(), (dd.ty, d)).is_some() {
+                    return self.invalid(d, format!("parameter `{pname}` is declared twice"));
+                }
+            }
+        }
+        Ok(Some(
+            names
+                .iter()
+                .map(|n| {
+                    let pname = self.text(*n).to_string();
+                    let (ty, at) = declared
+                        .remove(&pname)
+                        .unwrap_or((Type::Int(IntKind::Int), *n));
+                    (pname, adjust_param(ty), at)
+                })
+                .collect(),
+        ))
     }
 
     pub(super) fn new_local(&mut self, name: &str, ty: Type, n: Node, is_param: bool) -> LocalId {
