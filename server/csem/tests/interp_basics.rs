@@ -217,3 +217,19 @@ int main(int argc, char **argv) {
         ],
     );
 }
+
+#[test]
+fn a_call_before_the_definition_is_an_implicit_declaration_as_gcc_reads_it() {
+    // gcc 12 accepts these with a warning: `int twice()` and `int helper()`
+    // implicitly declared, defined further on (one of them old-style).
+    let src = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int a = argc > 1 ? atoi(argv[1]) : 5;
+    printf("%d %d\n", twice(a), twice(-a));
+    return 0;
+}
+int twice(int x) { return helper(x) * 2; }
+int helper(x) { return x + 1; }"#;
+    assert_agrees(src, &[(&[], ""), (&["7"], ""), (&["-400"], "")]);
+}

@@ -123,16 +123,24 @@ fn unsupported_constructs_name_the_construct_and_the_line() {
     )
     .unwrap_err();
     assert!(matches!(e, CsemError::Unsupported { line: 3, .. }), "{e}");
-    let e = load_preprocessed(
+    // An implicit declaration is modelled as gcc reads it (interp_basics);
+    // one gcc rejects, of a function returning other than `int`, says so.
+    load_preprocessed(
         Path::new("f.c"),
         "int main(void) {\n  return twice(1);\n}\nint twice(int x) { return 2 * x; }\n",
+    )
+    .unwrap();
+    let e = load_preprocessed(
+        Path::new("f.c"),
+        "int main(void) {\n  return (int)twice(1);\n}\nlong twice(int x) { return 2 * x; }\n",
     )
     .unwrap_err();
     assert_eq!(
         e.to_string(),
         "unsupported: call to `twice` before any declaration of it (an implicit declaration: \
-         C99 removed them, gcc up to 13 accepts one with a warning); declare `twice` above this \
-         call at f.c:2"
+         C99 removed them, gcc up to 13 accepts one with a warning), and its definition returns \
+         other than the `int` an implicit declaration gives it, which gcc rejects as conflicting \
+         types; declare `twice` above this call at f.c:2"
     );
     let e =
         load_preprocessed(Path::new("f.c"), "int main(void) {\n  return foo(1);\n}\n").unwrap_err();

@@ -324,6 +324,12 @@ impl Lowerer {
         let mut variadic = false;
         let params = named_children(list);
         for p in &params {
+            if self.old_style_name(*p).is_some() {
+                // An old-style (K&R) parameter: `int` until the definition's
+                // declarations say otherwise (see `old_style_parameters`).
+                out.push(Type::Int(IntKind::Int));
+                continue;
+            }
             match p.kind() {
                 "variadic_parameter" => variadic = true,
                 "parameter_declaration" => {
@@ -337,9 +343,6 @@ impl Lowerer {
                     }
                     out.push(adjust_param(t));
                 }
-                // An old-style (K&R) parameter: `int` until the definition's
-                // declarations say otherwise (see `old_style_parameters`).
-                "identifier" => out.push(Type::Int(IntKind::Int)),
                 other => return self.unsupported(*p, format!("parameter `{other}`")),
             }
         }
@@ -413,6 +416,33 @@ impl Lowerer {
             "comment" => Ok(()),
             other => self.unsupported(item, format!("`{other}` at file scope")),
         }
+    }
+
+    /// A call of `name` before any declaration, defined later by `def`: C89's
+    /// implicit declaration `int name()`, which gcc up to 13 accepts, with the
+    /// parameter types of the definition (the arguments' default promotions
+    /// followed by the callee's conversion, for the integer types the model
+    /// has). The error says why it cannot be modelled so: gcc itself rejects
+    /// a definition returning other than `int`, and a definition whose types
+    /// are declared only after the call cannot be read at the call.
+    pub(super) fn declare_implicitly(&mut self, name: &str, def: Node) -> Result<(), String> {
+        let why = |e: CsemError| format!("its definition cannot be read at the call ({e})");
+        let base = self.base_type(def).map_err(why)?;
+        let d = field(def, "declarator").ok_or("its definition has no declarator")?;
+        let dd = self.declarator(base, d).map_err(why)?;
+        let (Type::Func(mut ft), Some(params)) = (dd.ty, dd.params) else {
+            return Err("its definition is not a function's".into());
+        };
+        if let Some(declared) = self.old_style_parameters(def, params).map_err(why)? {
+            ft.params = declared.into_iter().map(|(_, ty, _)| ty).collect();
+        }
+        if ft.ret != Type::Int(IntKind::Int) {
+            return Err(
+                "its definition returns other than the `int` an implicit declaration gives it, which gcc rejects as conflicting types".into(),
+            );
+        }
+        self.declare_function(name, &ft, d).map_err(why)?;
+        Ok(())
     }
 
     fn declare_function(&mut self, name: &str, ft: &FuncType, n: Node) -> LResult<FuncId> {
@@ -573,7 +603,7 @@ impl Lowerer {
             param_ids.push(self.new_local(&pname, ty, at, true));
         }
         for p in named_children(params) {
-            if p.kind() != "parameter_declaration" {
+            if p.kind() != "parameter_declaration" || self.old_style_name(p).is_some() {
                 continue;
             }
             let b = self.base_type(p)?;
@@ -625,6 +655,27 @@ impl Lowerer {
         Ok(())
     }
 
+    /// The name of an old-style parameter: an identifier in the list, or
+    /// (as tree-sitter reads `int f(x) { … }`, with no declarations
+    /// before the body) a lone type name that names no type.
+    fn old_style_name(&self, p: Node) -> Option<String> {
+        match p.kind() {
+            "identifier" => Some(self.text(p).to_string()),
+            "parameter_declaration" if field(p, "declarator").is_none() => {
+                let t = field(p, "type").filter(|t| t.kind() == "type_identifier")?;
+                if named_children(p).len() != 1 {
+                    return None;
+                }
+                let name = self.text(t).to_string();
+                match self.lookup(&name) {
+                    Some(Sym::Typedef(_)) => None,
+                    _ => Some(name),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// The parameters of an old-style (K&R) definition, `int f(a, s) char
     /// *s; { … }`: each name in the list with the type the declarations
     /// between the declarator and the body give it (`int` when none does, as
@@ -639,7 +690,7 @@ impl Lowerer {
     ) -> LResult<Option<Vec<(String, Type, Node<'t>)>>> {
         let names: Vec<Node> = named_children(params)
             .into_iter()
-            .filter(|p| p.kind() == "identifier")
+            .filter(|p| self.old_style_name(*p).is_some())
             .collect();
         if names.is_empty() {
             return Ok(None);
@@ -657,7 +708,10 @@ impl Lowerer {
                 let Some(pname) = dd.name else {
                     return self.invalid(d, "a parameter declaration without a name");
                 };
-                if !names.iter().any(|n| self.text(*n) == pname) {
+                if !names
+                    .iter()
+                    .any(|n| self.old_style_name(*n).as_deref() == Some(&pname))
+                {
                     return self.invalid(
                         d,
                         format!("`{pname}` is declared but is not a parameter of this old-style definition"),
@@ -672,7 +726,7 @@ impl Lowerer {
             names
                 .iter()
                 .map(|n| {
-                    let pname = self.text(*n).to_string();
+                    let pname = self.old_style_name(*n).unwrap_or_default();
                     let (ty, at) = declared
                         .remove(&pname)
                         .unwrap_or((Type::Int(IntKind::Int), *n));

@@ -891,8 +891,15 @@ impl Lowerer {
             "realloc" => (B::Realloc, vec![vp(), Type::Int(ULong)], false, vp()),
             "free" => (B::Free, vec![vp()], false, Type::Void),
             "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
-            _ if self.defined_later(n, name) => return self.unsupported(n, format!("call to `{name}` before any declaration of it (an implicit declaration: C99 removed them, gcc up to 13 accepts one with a warning); declare `{name}` above this call")),
-            _ => return self.unsupported(n, format!("call to `{name}`, which is neither defined in the sources nor a modelled library function")),
+            _ => match self.later_definition(n, name) {
+                Some(def) => {
+                    if let Err(why) = self.declare_implicitly(name, def) {
+                        return self.unsupported(n, format!("call to `{name}` before any declaration of it (an implicit declaration: C99 removed them, gcc up to 13 accepts one with a warning), and {why}; declare `{name}` above this call"));
+                    }
+                    return self.call(n);
+                }
+                None => return self.unsupported(n, format!("call to `{name}`, which is neither defined in the sources nor a modelled library function")),
+            },
         };
         if arg_nodes.len() < params.len() || (!variadic && arg_nodes.len() > params.len()) {
             return self.invalid(n, format!("wrong number of arguments to `{name}`"));

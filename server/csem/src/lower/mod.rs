@@ -214,9 +214,9 @@ impl Lowerer {
             .unwrap_or_else(|| self.tu_file.clone())
     }
 
-    /// Whether the translation unit holding `n` defines a function `name`
-    /// further on (a call before it is an implicit declaration).
-    fn defined_later(&self, n: Node, name: &str) -> bool {
+    /// The definition of a function `name` further on in the translation
+    /// unit holding `n` (a call before it is an implicit declaration).
+    fn later_definition<'t>(&self, n: Node<'t>, name: &str) -> Option<Node<'t>> {
         let mut root = n;
         while let Some(p) = root.parent() {
             root = p;
@@ -225,7 +225,7 @@ impl Lowerer {
         let found = root
             .named_children(&mut cursor)
             .filter(|d| d.kind() == "function_definition" && d.start_byte() > n.start_byte())
-            .any(|d| {
+            .find(|d| {
                 let mut decl = d.child_by_field_name("declarator");
                 while let Some(x) = decl {
                     if x.kind() == "identifier" {
