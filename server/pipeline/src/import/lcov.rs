@@ -120,8 +120,8 @@ fn close_functions(counts: &mut FileCounts, starts: &[u32]) {
 }
 
 /// Adds a record's counts to a test's coverage (the same file may be in
-/// several records: one per object that compiled it).
-fn add(coverage: &mut Coverage, path: PathBuf, counts: FileCounts) {
+/// several records: one per object that compiled it, or several files).
+pub(super) fn add(coverage: &mut Coverage, path: PathBuf, counts: FileCounts) {
     let entry = coverage.entry(path).or_default();
     for f in counts.functions {
         if !entry.functions.contains(&f) {

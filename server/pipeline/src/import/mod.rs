@@ -185,19 +185,7 @@ fn add_test(covered: &mut Vec<(String, Coverage)>, name: String, coverage: Cover
     match covered.iter_mut().find(|(n, _)| *n == name) {
         Some((_, into)) => {
             for (path, counts) in coverage {
-                let entry = into.entry(path).or_default();
-                for (line, (count, branches)) in counts.lines {
-                    let slot = entry.lines.entry(line).or_insert((0, Vec::new()));
-                    slot.0 = slot.0.saturating_add(count);
-                    if slot.1.is_empty() {
-                        slot.1 = branches;
-                    }
-                }
-                for f in counts.functions {
-                    if !entry.functions.contains(&f) {
-                        entry.functions.push(f);
-                    }
-                }
+                lcov::add(into, path, counts);
             }
         }
         None => covered.push((name, coverage)),
