@@ -276,15 +276,19 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Localize {
             path,
-            rank: _,
+            rank,
             run,
             shard: Some(shard),
-        } => commands::shards::localize_shard(
-            path,
-            &faultlens_pipeline::RunOptions {
-                shard: Some(shard),
-                ..run.options()
-            },
+        } => commands::localize::json_error_on_failure(
+            &rank,
+            path.clone(),
+            commands::shards::localize_shard(
+                path,
+                &faultlens_pipeline::RunOptions {
+                    shard: Some(shard),
+                    ..run.options()
+                },
+            ),
         ),
         Command::Localize {
             path,

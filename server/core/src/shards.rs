@@ -40,7 +40,8 @@ impl ShardSpec {
 
     /// How many of `suite_tests` tests this shard runs.
     pub fn share_of(&self, suite_tests: usize) -> usize {
-        (0..suite_tests).filter(|&i| self.holds(i)).count()
+        let (k, n) = (self.index as usize, self.count as usize);
+        (suite_tests + n - k) / n
     }
 
     /// The file name a shard's results are stored under in `.faultlens/`.
@@ -81,6 +82,14 @@ impl Shard {
                 self.index, self.count
             ));
         }
+        // More shards than tests would leave shards empty: `--shard` never
+        // writes such a split, and a document claiming one is not believed.
+        if self.count > self.suite_tests.max(1) {
+            return Err(format!(
+                "shard {}/{} splits a suite of {} tests into more shards than tests",
+                self.index, self.count, self.suite_tests
+            ));
+        }
         let share = self.spec().share_of(self.suite_tests as usize);
         if tests != share {
             return Err(format!(
@@ -116,8 +125,13 @@ pub enum MergeError {
         first: String,
         other: String,
     },
-    #[error("{} missing: merge every shard of the run", missing_phrase(.missing, *.count))]
-    Missing { missing: Vec<u32>, count: u32 },
+    #[error("{} missing: merge every shard of the run", missing_phrase(.missing, *.total, *.count))]
+    Missing {
+        /// The first [`MISSING_SHOWN`] missing indices.
+        missing: Vec<u32>,
+        total: u32,
+        count: u32,
+    },
     #[error("{first} and {other} differ in {what}: the shards must come from the same sources, build and faultlens; run them again from one commit")]
     Differ {
         first: String,
@@ -141,7 +155,8 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
     let split = first
         .shard
         .ok_or_else(|| MergeError::NotAShard(first_name.clone()))?;
-    let mut slots: Vec<Option<&(String, RunResults)>> = vec![None; split.count as usize];
+    // By index, not a slot per shard of the split: a document may claim billions.
+    let mut slots: BTreeMap<u32, &(String, RunResults)> = BTreeMap::new();
     for entry in &shards {
         let (name, results) = entry;
         let shard = results
@@ -160,14 +175,15 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
             other: name.clone(),
             what: what.to_string(),
         };
-        if results.tool_version != first.tool_version {
+        if results.tool_version != first.tool_version
+            || results.format_version != first.format_version
+        {
             return Err(differ("the faultlens version"));
         }
         if results.suite != first.suite {
             return Err(differ("the kind of test suite"));
         }
-        let slot = &mut slots[(shard.index - 1) as usize];
-        if let Some((other, _)) = slot {
+        if let Some((other, _)) = slots.get(&shard.index) {
             return Err(MergeError::Twice {
                 index: shard.index,
                 count: shard.count,
@@ -175,18 +191,21 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
                 other: name.clone(),
             });
         }
-        *slot = Some(entry);
+        slots.insert(shard.index, entry);
     }
-    let missing: Vec<u32> = (1..=split.count)
-        .filter(|&k| slots[(k - 1) as usize].is_none())
-        .collect();
-    if !missing.is_empty() {
+    let absent = split.count - slots.len() as u32;
+    if absent > 0 {
+        let missing = (1..=split.count)
+            .filter(|k| !slots.contains_key(k))
+            .take(MISSING_SHOWN)
+            .collect();
         return Err(MergeError::Missing {
             missing,
+            total: absent,
             count: split.count,
         });
     }
-    let present: Vec<&(String, RunResults)> = slots.into_iter().flatten().collect();
+    let present: Vec<&(String, RunResults)> = slots.into_values().collect();
     let (files, remaps) = merge_files(&present)?;
     let mut columns: Vec<std::vec::IntoIter<_>> = present
         .iter()
@@ -211,7 +230,7 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
     let tests = (0..total)
         .filter_map(|i| columns[i % split.count as usize].next())
         .collect();
-    Ok(RunResults {
+    let merged = RunResults {
         format_version: first.format_version,
         tool_version: first.tool_version.clone(),
         created_unix_ms: present
@@ -224,13 +243,29 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
         files,
         tests,
         shard: None,
-    })
+    };
+    // Test names are unique within each shard; across shards too.
+    merged.validate().map_err(|message| MergeError::Invalid {
+        name: "the merged shards".into(),
+        message,
+    })?;
+    Ok(merged)
 }
 
+/// Missing shards named in a message at most.
+const MISSING_SHOWN: usize = 10;
+
 /// "shard 2 of 2 is" or "shards 2, 3 of 4 are".
-fn missing_phrase(missing: &[u32], count: u32) -> String {
-    let list: Vec<String> = missing.iter().map(u32::to_string).collect();
-    match list.len() {
+fn missing_phrase(missing: &[u32], total: u32, count: u32) -> String {
+    let mut list: Vec<String> = missing
+        .iter()
+        .take(MISSING_SHOWN)
+        .map(u32::to_string)
+        .collect();
+    if total as usize > list.len() {
+        list.push(format!("and {} more", total as usize - list.len()));
+    }
+    match total {
         1 => format!("shard {} of {count} is", list[0]),
         _ => format!("shards {} of {count} are", list.join(", ")),
     }
@@ -245,15 +280,17 @@ fn describe(shard: &Shard) -> String {
 
 /// The union of the shards' files in path order, and per shard the new
 /// index of each of its files. A file two shards share must have the same
-/// digest (the same source) and the same executable lines (the same build).
+/// digest (the same source); its executable lines are the union of theirs,
+/// since where lines come from the runs (clang's coverage) a shard knows
+/// only the lines of the programs its own tests ran.
 type FileRemaps = (Vec<SourceFile>, Vec<Vec<u32>>);
 
 fn merge_files(shards: &[&(String, RunResults)]) -> Result<FileRemaps, MergeError> {
-    let mut by_path: BTreeMap<&str, (&str, &SourceFile)> = BTreeMap::new();
+    let mut by_path: BTreeMap<&str, (&str, SourceFile)> = BTreeMap::new();
     for (name, results) in shards {
         for file in &results.files {
-            let Some((seen_in, seen)) = by_path.get(file.path.as_str()) else {
-                by_path.insert(&file.path, (name, file));
+            let Some((seen_in, seen)) = by_path.get_mut(file.path.as_str()) else {
+                by_path.insert(&file.path, (name, file.clone()));
                 continue;
             };
             let differ = |what: String| MergeError::Differ {
@@ -261,13 +298,13 @@ fn merge_files(shards: &[&(String, RunResults)]) -> Result<FileRemaps, MergeErro
                 other: name.clone(),
                 what,
             };
-            if let (Some(a), Some(b)) = (&seen.digest, &file.digest) {
-                if a != b {
-                    return Err(differ(format!("the contents of {}", file.path)));
-                }
+            if seen.digest != file.digest || seen.test_code != file.test_code {
+                return Err(differ(format!("the contents of {}", file.path)));
             }
-            if seen.lines != file.lines || seen.test_code != file.test_code {
-                return Err(differ(format!("the executable lines of {}", file.path)));
+            if seen.lines != file.lines {
+                seen.lines.extend(&file.lines);
+                seen.lines.sort_unstable();
+                seen.lines.dedup();
             }
         }
     }
@@ -280,7 +317,7 @@ fn merge_files(shards: &[&(String, RunResults)]) -> Result<FileRemaps, MergeErro
         .iter()
         .map(|(_, r)| r.files.iter().map(|f| index[f.path.as_str()]).collect())
         .collect();
-    let files = by_path.into_values().map(|(_, f)| f.clone()).collect();
+    let files = by_path.into_values().map(|(_, f)| f).collect();
     Ok((files, remaps))
 }
 
@@ -408,6 +445,50 @@ mod tests {
         ])
         .unwrap_err();
         assert!(matches!(err, MergeError::DifferentSplits { .. }), "{err}");
+    }
+
+    #[test]
+    fn executable_lines_are_the_union_of_the_shards_and_a_test_twice_is_refused() {
+        let (_, first, mut second) = whole_and_halves();
+        second.files[0].lines = vec![1, 2, 3, 4];
+        let merged = merge(vec![
+            ("a".into(), first.clone()),
+            ("b".into(), second.clone()),
+        ])
+        .unwrap();
+        assert_eq!(merged.files[0].lines, [1, 2, 3, 4]);
+        second.tests[0].name = "t0".into();
+        let err = merge(vec![("a".into(), first), ("b".into(), second)]).unwrap_err();
+        assert!(err.to_string().contains("\"t0\" is listed twice"), "{err}");
+    }
+
+    #[test]
+    fn a_hostile_split_is_refused_before_anything_is_allocated_for_it() {
+        let huge = Shard {
+            index: 1,
+            count: u32::MAX,
+            suite_tests: 0,
+        };
+        assert!(huge.check(0).is_err());
+        let (_, mut first, _) = whole_and_halves();
+        first.shard = Some(Shard {
+            index: 1,
+            count: u32::MAX,
+            suite_tests: u32::MAX,
+        });
+        // Its own test count gives it away.
+        assert!(matches!(
+            merge(vec![("a".into(), first.clone())]),
+            Err(MergeError::Invalid { .. })
+        ));
+        // A record true of its one test: billions of shards are missing,
+        // and the message names ten.
+        first.tests.truncate(1);
+        let err = merge(vec![("a".into(), first)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "shards 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, and 4294967284 more of 4294967295 are missing: merge every shard of the run"
+        );
     }
 
     #[test]

@@ -232,4 +232,15 @@ int main(int argc, char **argv) {
 int twice(int x) { return helper(x) * 2; }
 int helper(x) { return x + 1; }"#;
     assert_agrees(src, &[(&[], ""), (&["7"], ""), (&["-400"], "")]);
+    // K&R style: declared without a prototype, called, defined old-style.
+    let src = r#"#include <stdio.h>
+#include <stdlib.h>
+long area();
+int main(int argc, char **argv) {
+    int w = argc > 1 ? atoi(argv[1]) : 3;
+    printf("%ld\n", area(w, w + 2));
+    return 0;
+}
+long area(w, h) int w, h; { return (long)w * h; }"#;
+    assert_agrees(src, &[(&[], ""), (&["100000"], "")]);
 }

@@ -142,6 +142,19 @@ fn unsupported_constructs_name_the_construct_and_the_line() {
          other than the `int` an implicit declaration gives it, which gcc rejects as conflicting \
          types; declare `twice` above this call at f.c:2"
     );
+    for (definition, why) in [
+        ("static int twice(int x)", "is `static`"),
+        ("int twice(char x)", "a parameter narrower than `int`"),
+    ] {
+        let e = load_preprocessed(
+            Path::new("f.c"),
+            &format!(
+                "int main(void) {{\n  return twice(1);\n}}\n{definition} {{ return 2 * x; }}\n"
+            ),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains(why), "{e}");
+    }
     let e =
         load_preprocessed(Path::new("f.c"), "int main(void) {\n  return foo(1);\n}\n").unwrap_err();
     assert!(

@@ -89,34 +89,40 @@ impl FileTable {
     }
 
     /// One test's coverage of the table's files: the lines it ran, with
-    /// their counts and branch counts, by file index.
+    /// their counts and branch counts, by file index. Source paths that
+    /// name one file (two spellings of it in imported coverage) add up.
     pub fn coverage_of(&self, coverage: &Coverage, to_relative: ToRelative) -> Vec<FileCoverage> {
-        let mut out: Vec<FileCoverage> = Vec::new();
+        let mut by_file: BTreeMap<u32, BTreeMap<u32, (u64, Vec<u64>)>> = BTreeMap::new();
         for (path, counts) in coverage {
             let Some(file) = to_relative(path).and_then(|rel| self.index.get(&rel).copied()) else {
                 continue;
             };
-            let executed: Vec<(&u32, &(u64, Vec<u64>))> =
-                counts.lines.iter().filter(|(_, (c, _))| *c > 0).collect();
-            if executed.is_empty() {
-                continue;
+            let lines = by_file.entry(file).or_default();
+            for (line, (count, branches)) in counts.lines.iter().filter(|(_, (c, _))| *c > 0) {
+                gcov::add_counts(
+                    lines.entry(*line).or_insert((0, Vec::new())),
+                    *count,
+                    branches,
+                );
             }
-            out.push(FileCoverage {
+        }
+        by_file
+            .into_iter()
+            .filter(|(_, lines)| !lines.is_empty())
+            .map(|(file, lines)| FileCoverage {
                 file,
-                lines: executed.iter().map(|(l, _)| **l).collect(),
-                counts: executed.iter().map(|(_, (c, _))| *c).collect(),
-                branches: executed
+                lines: lines.keys().copied().collect(),
+                counts: lines.values().map(|(c, _)| *c).collect(),
+                branches: lines
                     .iter()
                     .filter(|(_, (_, b))| !b.is_empty())
                     .map(|(l, (_, b))| LineBranches {
-                        line: **l,
+                        line: *l,
                         counts: b.clone(),
                     })
                     .collect(),
-            });
-        }
-        out.sort_by_key(|c| c.file);
-        out
+            })
+            .collect()
     }
 }
 

@@ -99,14 +99,7 @@ fn merge(doc: Document, into: &mut Coverage) {
                 .lines
                 .entry(line.line_number)
                 .or_insert((0, Vec::new()));
-            slot.0 += line.count;
-            if slot.1.len() == branches.len() {
-                for (sum, b) in slot.1.iter_mut().zip(&branches) {
-                    *sum += b;
-                }
-            } else if slot.1.is_empty() {
-                slot.1 = branches;
-            }
+            add_counts(slot, line.count, &branches);
         }
     }
 }
@@ -205,6 +198,20 @@ pub fn executable_lines(gcov: &str, notes: &[PathBuf], scratch: &Path) -> Result
     let outcome = run_gcov(gcov, &links, scratch, |_, doc| merge(doc, &mut coverage));
     let _ = std::fs::remove_dir_all(scratch);
     outcome.map(|()| coverage)
+}
+
+/// Adds a line's count and branch counts to what `slot` holds (another
+/// object's, or another record's, counts of the same line). Branch counts
+/// add up position by position; a line seen without branches takes them.
+pub fn add_counts(slot: &mut (u64, Vec<u64>), count: u64, branches: &[u64]) {
+    slot.0 = slot.0.saturating_add(count);
+    if slot.1.is_empty() {
+        slot.1 = branches.to_vec();
+    } else if slot.1.len() == branches.len() {
+        for (sum, b) in slot.1.iter_mut().zip(branches) {
+            *sum = sum.saturating_add(*b);
+        }
+    }
 }
 
 /// Signature lines of functions that have other executable lines. gcov

@@ -19,8 +19,25 @@ pub fn results_path(root: &Path) -> PathBuf {
     root.join(WORK_DIR).join(RESULTS_FILE)
 }
 
+/// Writes `.faultlens/results.json`, after checking it is a document every
+/// reader accepts (results assembled from others' files, by `import` or
+/// `merge`, could hold what a run never writes, such as a test twice).
 pub fn write_results(root: &Path, results: &RunResults) -> Result<PathBuf> {
+    results
+        .validate()
+        .map_err(|message| WorkspaceError::Results {
+            path: results_path(root),
+            message: format!("not written: {message}"),
+        })?;
     Ok(WorkDir::open(root)?.write_atomic(RESULTS_FILE, results.to_json().as_bytes())?)
+}
+
+/// Where a run's results went: its shard's file, or `results.json`.
+pub fn written_path(root: &Path, results: &RunResults) -> PathBuf {
+    match results.shard {
+        Some(shard) => shard_path(root, shard.spec()),
+        None => results_path(root),
+    }
 }
 
 /// Where `localize --shard` stores shard `spec`'s results.

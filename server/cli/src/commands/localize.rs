@@ -42,11 +42,10 @@ pub fn localize_and_store(project: &Project, options: &RunOptions) -> anyhow::Re
     );
     reporter.finish();
     let results = outcome?;
-    let written = match results.shard {
-        Some(shard) => store::shard_path(&project.root, shard.spec()),
-        None => store::results_path(&project.root),
-    };
-    eprintln!("faultlens: results written to {}", written.display());
+    eprintln!(
+        "faultlens: results written to {}",
+        store::written_path(&project.root, &results).display()
+    );
     Ok(results)
 }
 

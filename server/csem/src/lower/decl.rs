@@ -423,9 +423,37 @@ impl Lowerer {
     /// parameter types of the definition (the arguments' default promotions
     /// followed by the callee's conversion, for the integer types the model
     /// has). The error says why it cannot be modelled so: gcc itself rejects
-    /// a definition returning other than `int`, and a definition whose types
-    /// are declared only after the call cannot be read at the call.
+    /// a definition returning other than `int`, a `static` one, or one whose
+    /// prototype has a parameter the promotions cannot reach; and a
+    /// definition whose types are declared only after the call cannot be
+    /// read at the call.
     pub(super) fn declare_implicitly(&mut self, name: &str, def: Node) -> Result<(), String> {
+        let (ft, old_style) = self.later_signature(def)?;
+        if !old_style
+            && ft
+                .params
+                .iter()
+                .any(|t| matches!(t, Type::Int(k) if k.bits() < 32))
+        {
+            return Err("its definition's prototype has a parameter narrower than `int`, which conflicts with the implicit declaration (gcc rejects it as conflicting types)".into());
+        }
+        if ft.ret != Type::Int(IntKind::Int) {
+            return Err(
+                "its definition returns other than the `int` an implicit declaration gives it, which gcc rejects as conflicting types".into(),
+            );
+        }
+        if self.has_storage(def, "static") {
+            return Err("its definition is `static`, which gcc rejects after an implicit (external) declaration".into());
+        }
+        let d = field(def, "declarator").ok_or("its definition has no declarator")?;
+        self.declare_function(name, &ft, d)
+            .map_err(|e| format!("its definition cannot be read at the call ({e})"))?;
+        Ok(())
+    }
+
+    /// The type of the function `def` defines, read at a call before it, and
+    /// whether the definition is old-style.
+    pub(super) fn later_signature(&mut self, def: Node) -> Result<(FuncType, bool), String> {
         let why = |e: CsemError| format!("its definition cannot be read at the call ({e})");
         let base = self.base_type(def).map_err(why)?;
         let d = field(def, "declarator").ok_or("its definition has no declarator")?;
@@ -433,16 +461,21 @@ impl Lowerer {
         let (Type::Func(mut ft), Some(params)) = (dd.ty, dd.params) else {
             return Err("its definition is not a function's".into());
         };
-        if let Some(declared) = self.old_style_parameters(def, params).map_err(why)? {
+        let declared = self.old_style_parameters(def, params).map_err(why)?;
+        let old_style = declared.is_some();
+        if let Some(declared) = declared {
             ft.params = declared.into_iter().map(|(_, ty, _)| ty).collect();
         }
-        if ft.ret != Type::Int(IntKind::Int) {
-            return Err(
-                "its definition returns other than the `int` an implicit declaration gives it, which gcc rejects as conflicting types".into(),
-            );
-        }
-        self.declare_function(name, &ft, d).map_err(why)?;
-        Ok(())
+        Ok((*ft, old_style))
+    }
+
+    /// A call of `id`, declared without a prototype (`int f();`) and defined
+    /// further on by `def`, with arguments: the definition's types are the
+    /// call's, as for an implicit declaration.
+    pub(super) fn prototype_from_definition(&mut self, id: FuncId, def: Node) -> Option<Vec<Type>> {
+        let (ft, _) = self.later_signature(def).ok()?;
+        self.prototypes_insert(id, ft.clone());
+        Some(ft.params)
     }
 
     fn declare_function(&mut self, name: &str, ft: &FuncType, n: Node) -> LResult<FuncId> {
@@ -659,6 +692,11 @@ impl Lowerer {
     /// (as tree-sitter reads `int f(x) { … }`, with no declarations
     /// before the body) a lone type name that names no type.
     fn old_style_name(&self, p: Node) -> Option<String> {
+        if !p.parent().is_some_and(defines_a_function) {
+            // In a prototype, a function pointer's parameters or a cast, an
+            // unknown name is an unknown type, as gcc says.
+            return None;
+        }
         match p.kind() {
             "identifier" => Some(self.text(p).to_string()),
             "parameter_declaration" if field(p, "declarator").is_none() => {
@@ -781,4 +819,18 @@ fn declared_name(l: &Lowerer, d: Node) -> Option<String> {
                 .find_map(|c| declared_name(l, c))
         }
     }
+}
+
+/// Whether `list`, a parameter list, is the one of a function definition's
+/// own declarator: old-style parameter names are allowed there only.
+fn defines_a_function(list: Node) -> bool {
+    let mut at = list.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "function_definition" => return true,
+            k if k.ends_with("declarator") => at = n.parent(),
+            _ => return false,
+        }
+    }
+    false
 }

@@ -824,7 +824,16 @@ impl Lowerer {
         }
         let name = self.text(fnode).to_string();
         if let Some(Sym::Func(id)) = self.lookup(&name).cloned() {
-            let params = self.param_types_of(id);
+            let mut params = self.param_types_of(id);
+            if params.len() != arg_nodes.len() && !self.prog.funcs[id].defined {
+                // `int f();` then calls, then the definition: K&R style.
+                if let Some(from_def) = self
+                    .later_definition(n, &name)
+                    .and_then(|def| self.prototype_from_definition(id, def))
+                {
+                    params = from_def;
+                }
+            }
             if params.len() != arg_nodes.len() {
                 return self.invalid(
                     n,

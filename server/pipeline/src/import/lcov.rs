@@ -7,7 +7,7 @@
 //! included), `BRDA:line,block,branch,taken` (`-` when the line never ran).
 //! Everything else (checksums, summaries `LF`/`LH`/`BRF`…) is ignored.
 
-use crate::gcov::{Coverage, FileCounts};
+use crate::gcov::{self, Coverage, FileCounts};
 use std::path::PathBuf;
 
 /// Per test name, its coverage; tests in the order the file names them.
@@ -41,26 +41,27 @@ pub fn parse(text: &str, default: &str) -> Result<Vec<(String, Coverage)>, Strin
             "FN" => {
                 let (_, counts) = open.as_mut().ok_or_else(|| at("FN: outside a record"))?;
                 let mut parts = value.splitn(3, ',');
-                let start = number(parts.next()).ok_or_else(|| at("FN: without a line"))?;
+                let start = line_number(parts.next()).ok_or_else(|| at("FN: without a line"))?;
                 let second = parts.next().unwrap_or("");
                 match (second.parse::<u32>(), parts.next()) {
-                    (Ok(end), Some(_)) => counts.functions.push((start as u32, end)),
-                    _ => starts.push(start as u32),
+                    (Ok(end), Some(_)) => counts.functions.push((start, end)),
+                    _ => starts.push(start),
                 }
             }
             "DA" => {
                 let (_, counts) = open.as_mut().ok_or_else(|| at("DA: outside a record"))?;
                 let mut parts = value.split(',');
-                let (Some(l), Some(c)) = (number(parts.next()), number(parts.next())) else {
-                    return Err(at("DA: is not line,count"));
+                let (Some(l), Some(c)) = (line_number(parts.next()), number(parts.next())) else {
+                    return Err(at("DA: is not line,count (a line from 1)"));
                 };
-                let slot = counts.lines.entry(l as u32).or_insert((0, Vec::new()));
+                let slot = counts.lines.entry(l).or_insert((0, Vec::new()));
                 slot.0 = slot.0.saturating_add(c);
             }
             "BRDA" => {
                 let (_, counts) = open.as_mut().ok_or_else(|| at("BRDA: outside a record"))?;
                 let parts: Vec<&str> = value.split(',').collect();
-                let (Some(l), Some(taken)) = (number(parts.first().copied()), parts.get(3)) else {
+                let (Some(l), Some(taken)) = (line_number(parts.first().copied()), parts.get(3))
+                else {
                     return Err(at("BRDA: is not line,block,branch,taken"));
                 };
                 let taken = match *taken {
@@ -72,7 +73,7 @@ pub fn parse(text: &str, default: &str) -> Result<Vec<(String, Coverage)>, Strin
                 };
                 counts
                     .lines
-                    .entry(l as u32)
+                    .entry(l)
                     .or_insert((0, Vec::new()))
                     .1
                     .push(taken);
@@ -104,6 +105,11 @@ fn number(text: Option<&str>) -> Option<u64> {
     text?.trim().parse().ok()
 }
 
+/// A source line: from 1, within `u32` (never wrapped round).
+fn line_number(text: Option<&str>) -> Option<u32> {
+    text?.trim().parse().ok().filter(|&l| l > 0)
+}
+
 /// lcov 1 gives only a function's first line: it ends before the next
 /// function of the file (or at the file's last instrumented line).
 fn close_functions(counts: &mut FileCounts, starts: &[u32]) {
@@ -129,15 +135,11 @@ pub(super) fn add(coverage: &mut Coverage, path: PathBuf, counts: FileCounts) {
         }
     }
     for (line, (count, branches)) in counts.lines {
-        let slot = entry.lines.entry(line).or_insert((0, Vec::new()));
-        slot.0 = slot.0.saturating_add(count);
-        if slot.1.is_empty() {
-            slot.1 = branches;
-        } else if slot.1.len() == branches.len() {
-            for (sum, b) in slot.1.iter_mut().zip(branches) {
-                *sum = sum.saturating_add(b);
-            }
-        }
+        gcov::add_counts(
+            entry.lines.entry(line).or_insert((0, Vec::new())),
+            count,
+            &branches,
+        );
     }
 }
 
@@ -208,7 +210,7 @@ end_of_record
         assert_eq!(tests[0].0, "from-file-name");
         assert_eq!(
             parse("SF:a.c\nDA:x,1\nend_of_record\n", "t").unwrap_err(),
-            "line 2: DA: is not line,count"
+            "line 2: DA: is not line,count (a line from 1)"
         );
         assert!(parse("SF:a.c\nDA:1,1\n", "t")
             .unwrap_err()
@@ -216,5 +218,7 @@ end_of_record
         assert!(parse("DA:1,1\n", "t")
             .unwrap_err()
             .contains("outside a record"));
+        // A line past u32 is refused, not wrapped round to line 1.
+        assert!(parse("SF:a.c\nDA:4294967297,1\nend_of_record\n", "t").is_err());
     }
 }

@@ -81,6 +81,14 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
         );
     }
 
+    let mut reported: HashMap<&str, &str> = HashMap::new();
+    for (name, _, report) in &verdicts {
+        if let Some(first) = reported.insert(name, report) {
+            return Err(PipelineError::Import(format!(
+                "test {name:?} is named twice in the JUnit reports ({first} and {report}): a test is imported once; give each report once, or name the tests apart"
+            )));
+        }
+    }
     let mut notes = Vec::new();
     let by_name = match_names(&covered, &verdicts, &mut notes);
     let mut chosen: Vec<(TestRecord, &Coverage)> = Vec::new();
@@ -123,7 +131,7 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
         .root
         .canonicalize()
         .unwrap_or_else(|_| project.root.clone());
-    let mapper = PathMapper::new(&root);
+    let mapper = PathMapper::new(&root, chosen.iter().flat_map(|(_, c)| c.keys()));
     let to_relative = |path: &Path| mapper.relative(path);
     let executable = union(chosen.iter().map(|(_, c)| *c));
     let digests = crate::store::digest_sources(&project.root);
@@ -260,63 +268,93 @@ fn note_names(notes: &mut Vec<String>, what: &str, names: &[&str]) {
 }
 
 /// Source paths as another machine wrote them, mapped into the project:
-/// under the project's root as they are; else by the longest tail of the
-/// path that names a file in the project (a CI job checks out elsewhere).
+/// under the project's root as they are; else under the one checkout
+/// directory the others share. That directory is the prefix left when the
+/// longest tail of a path that names a project file is taken off, the
+/// prefix most paths agree on (then the one with the longer tails), so a
+/// system header that happens to share a project file's name
+/// (`/usr/include/assert.h`) does not map to it.
 struct PathMapper {
     root: PathBuf,
-    cache: std::cell::RefCell<BTreeMap<PathBuf, Option<String>>>,
+    checkout: Option<PathBuf>,
 }
 
+/// Tails longer than this many components are not tried: source trees are
+/// not deeper, and a hostile path of thousands of parts costs nothing.
+const MAX_TAIL: usize = 32;
+
 impl PathMapper {
-    fn new(root: &Path) -> PathMapper {
-        PathMapper {
+    fn new<'a>(root: &Path, paths: impl Iterator<Item = &'a PathBuf>) -> PathMapper {
+        let mut mapper = PathMapper {
             root: root.to_path_buf(),
-            cache: Default::default(),
+            checkout: None,
+        };
+        // prefix → (paths it maps, their tails' components)
+        let mut votes: BTreeMap<PathBuf, (usize, usize)> = BTreeMap::new();
+        for path in paths {
+            let path = crate::paths::normalize(path);
+            if path.starts_with(&mapper.root) {
+                continue;
+            }
+            if let Some((prefix, parts)) = mapper.longest_tail(&path) {
+                let vote = votes.entry(prefix).or_default();
+                vote.0 += 1;
+                vote.1 += parts;
+            }
         }
+        mapper.checkout = votes
+            .into_iter()
+            .max_by_key(|(_, vote)| *vote)
+            .map(|(prefix, _)| prefix);
+        mapper
+    }
+
+    /// The prefix and length of the longest tail of `path` (at most
+    /// [`MAX_TAIL`] parts) that names a file in the project.
+    fn longest_tail(&self, path: &Path) -> Option<(PathBuf, usize)> {
+        let names = normal_parts(path)?;
+        let first = names.len().saturating_sub(MAX_TAIL);
+        (first..names.len()).find_map(|i| {
+            let rel = names[i..].join("/");
+            self.in_project(&rel).then(|| {
+                let prefix: PathBuf = std::iter::once("/".to_string())
+                    .chain(names[..i].iter().cloned())
+                    .collect();
+                (prefix, names.len() - i)
+            })
+        })
+    }
+
+    fn in_project(&self, rel: &str) -> bool {
+        rel.split('/').next() != Some(faultlens_confine::WORK_DIR)
+            && faultlens_confine::confined(&self.root, rel).is_ok_and(|p| p.is_file())
     }
 
     fn relative(&self, path: &Path) -> Option<String> {
-        if let Some(known) = self.cache.borrow().get(path) {
-            return known.clone();
-        }
-        let found = self.find(path);
-        self.cache
-            .borrow_mut()
-            .insert(path.to_path_buf(), found.clone());
-        found
-    }
-
-    fn find(&self, path: &Path) -> Option<String> {
         let path = crate::paths::normalize(path);
-        let parts: Vec<String> = match path.strip_prefix(&self.root) {
-            Ok(inside) => vec![join(inside)?],
-            Err(_) => {
-                let names: Vec<String> = path
-                    .components()
-                    .filter_map(|c| match c {
-                        Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
-                        _ => None,
-                    })
-                    .collect();
-                (0..names.len()).map(|i| names[i..].join("/")).collect()
-            }
-        };
-        parts.into_iter().find(|rel| {
-            rel.split('/').next() != Some(faultlens_confine::WORK_DIR)
-                && faultlens_confine::confined(&self.root, rel).is_ok_and(|p| p.is_file())
-        })
+        let inside = path
+            .strip_prefix(&self.root)
+            .ok()
+            .or_else(|| path.strip_prefix(self.checkout.as_ref()?).ok())?;
+        let parts = normal_parts(inside)?;
+        let rel = parts.join("/");
+        (!parts.is_empty() && parts.len() <= MAX_TAIL && self.in_project(&rel)).then_some(rel)
     }
 }
 
-fn join(relative: &Path) -> Option<String> {
-    let parts: Vec<String> = relative
-        .components()
+/// The names of a path's parts; `None` for a path that is not plain names
+/// under the root (after normalizing) or is too long to be a source path.
+fn normal_parts(path: &Path) -> Option<Vec<String>> {
+    if path.as_os_str().len() > 4096 {
+        return None;
+    }
+    path.components()
+        .filter(|c| !matches!(c, Component::RootDir))
         .map(|c| match c {
             Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
             _ => None,
         })
-        .collect::<Option<_>>()?;
-    (!parts.is_empty()).then(|| parts.join("/"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -324,28 +362,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_from_another_checkout_map_by_their_longest_tail_in_the_project() {
+    fn paths_from_another_checkout_map_under_the_checkout_most_paths_share() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join("src")).unwrap();
         std::fs::write(root.join("src/calc.c"), "int main(void){}\n").unwrap();
-        std::fs::write(root.join("calc.c"), "other\n").unwrap();
-        let mapper = PathMapper::new(&root);
-        assert_eq!(
-            mapper.relative(&root.join("src/calc.c")).as_deref(),
-            Some("src/calc.c")
-        );
-        assert_eq!(
-            mapper
-                .relative(Path::new("/builds/ci/project/src/calc.c"))
-                .as_deref(),
-            Some("src/calc.c")
-        );
-        assert_eq!(mapper.relative(Path::new("/usr/include/stdio.h")), None);
-        assert_eq!(
-            mapper.relative(Path::new("/elsewhere/.faultlens/x.c")),
-            None
-        );
+        std::fs::write(root.join("assert.h"), "/* the project's own */\n").unwrap();
+        let paths: Vec<PathBuf> = [
+            "/builds/ci/project/src/calc.c",
+            "/builds/ci/project/assert.h",
+            "/usr/include/assert.h",
+            "/usr/include/stdio.h",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .chain([root.join("src/calc.c")])
+        .collect();
+        let mapper = PathMapper::new(&root, paths.iter());
+        let map = |p: &Path| mapper.relative(p);
+        assert_eq!(map(&root.join("src/calc.c")).as_deref(), Some("src/calc.c"));
+        assert_eq!(map(&paths[0]).as_deref(), Some("src/calc.c"));
+        assert_eq!(map(&paths[1]).as_deref(), Some("assert.h"));
+        // A system header named like a project file stays out.
+        assert_eq!(map(&paths[2]), None);
+        assert_eq!(map(&paths[3]), None);
+        assert_eq!(map(Path::new("/builds/ci/project/.faultlens/x.c")), None);
+        let deep = format!("/{}/calc.c", vec!["a"; 5000].join("/"));
+        assert_eq!(map(Path::new(&deep)), None);
     }
 
     #[test]
