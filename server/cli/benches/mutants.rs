@@ -14,7 +14,9 @@
 //! average rank of the fault's tie group; top-N). With `MUTANTS_DIAGNOSE=S`
 //! each is also diagnosed (`faultlens diagnose --time-limit S`): does a
 //! diagnosis contain the fault, at which rank, in what time; and fusion is
-//! scored from it.
+//! scored from it as `faultlens rank` delivers it (the base ranker alone
+//! where the diagnosis was refused), with `fusion:op2-min`, an ablation
+//! that lifts only the minimum-cost diagnoses' lines.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -25,6 +27,7 @@ use faultlens_core::measures::{Ranker, ALL};
 use faultlens_core::results::Outcome;
 use faultlens_mutants::{candidates, sample, Mutant};
 use faultlens_pipeline::{CancelToken, RunOptions};
+use faultlens_report::Analysis;
 use faultlens_workspace::{store, Project};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -190,18 +193,58 @@ fn main() {
                 diagnosed.push(diagnosis_of(&dir, limit, &source_file, mutant.line as u32));
             }
             let sources = store::read_sources(&dir, &results);
+            let at_fault = |analysis: &Analysis| {
+                fault_position(&analysis.ranking, |i| {
+                    let c = analysis.spectra.components[i];
+                    results.files[c.file as usize].path == source_file
+                        && c.line == mutant.line as u32
+                })
+            };
             for ranker in &rankers {
-                let position =
-                    faultlens_ops::rank::analyse(&dir, results.clone(), *ranker, false, &sources)
-                        .ok()
-                        .and_then(|analysis| {
-                            fault_position(&analysis.ranking, |i| {
-                                let c = analysis.spectra.components[i];
-                                results.files[c.file as usize].path == source_file
-                                    && c.line == mutant.line as u32
-                            })
-                        });
+                // Fusion as `faultlens rank` delivers it: over the diagnosis
+                // of this run, or the base ranker alone where the diagnosis
+                // was refused.
+                let analysis = match ranker {
+                    Ranker::Fusion(_) => faultlens_ops::rank::analyse_fused(
+                        &dir,
+                        results.clone(),
+                        ranker.base(),
+                        true,
+                        false,
+                        &sources,
+                    ),
+                    _ => faultlens_ops::rank::analyse(
+                        &dir,
+                        results.clone(),
+                        *ranker,
+                        false,
+                        &sources,
+                    ),
+                };
+                let position = analysis.ok().and_then(|a| at_fault(&a));
                 positions.entry(ranker.name()).or_default().push(position);
+            }
+            if diagnose.is_some() {
+                // Ablation: fusion over Op2 lifting only the minimum-cost
+                // diagnoses' lines (the costlier ones ranked by Op2 alone).
+                let cheapest = store::read_diagnosis(&dir)
+                    .ok()
+                    .flatten()
+                    .map(|mut report| {
+                        let min = report.diagnoses.iter().map(|d| d.cost).min();
+                        report.diagnoses.retain(|d| Some(d.cost) == min);
+                        report
+                    });
+                let op2 = Ranker::Formula(faultlens_core::measures::Formula::Op2);
+                let ranker = if cheapest.is_some() { op2.fused() } else { op2 };
+                let position =
+                    Analysis::compute(results.clone(), ranker, false, &sources, cheapest.as_ref())
+                        .ok()
+                        .and_then(|a| at_fault(&a));
+                positions
+                    .entry("fusion:op2-min".into())
+                    .or_default()
+                    .push(position);
             }
             eprintln!(
                 "mutants: {name} #{k}: {}",
