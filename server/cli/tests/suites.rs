@@ -307,6 +307,14 @@ fn imported_lcov_and_junit_rank_as_localize_does() {
             .collect()
     };
     assert_eq!(verdicts(&imported), verdicts(&localized));
+    // A failing test's reason is its report's failure message.
+    let failing: Vec<&serde_json::Value> = imported["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .collect();
+    assert_eq!(failing[0]["reason"], "wrong output (in report.xml)");
     assert_eq!(ranked_lines(&imported), ranked_lines(&localized));
     assert_eq!(
         ranked_lines(&imported)[0],

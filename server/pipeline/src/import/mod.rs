@@ -67,6 +67,8 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
     }
 
     let mut verdicts: Vec<(String, DevVerdict, String)> = Vec::new();
+    // A case's failure message and time, by name.
+    let mut details: HashMap<String, (Option<String>, Option<u64>)> = HashMap::new();
     for path in &files.junit {
         let report = path.file_name().map_or_else(
             || path.display().to_string(),
@@ -74,11 +76,10 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
         );
         let tests =
             devruns::read_junit_file(path).map_err(|e| PipelineError::Import(e.to_string()))?;
-        verdicts.extend(
-            tests
-                .into_iter()
-                .map(|t| (t.name, t.verdict, report.clone())),
-        );
+        for case in tests {
+            details.insert(case.test.name.clone(), (case.message, case.time_ms));
+            verdicts.push((case.test.name, case.test.verdict, report.clone()));
+        }
     }
 
     let mut reported: HashMap<&str, &str> = HashMap::new();
@@ -108,9 +109,14 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
             continue;
         };
         let mut record = TestRecord::new(name.clone(), outcome);
+        let (message, time_ms) = details.remove(name).unwrap_or_default();
         if outcome == Outcome::Failed {
-            record.reason = Some(format!("failed in {report}"));
+            record.reason = Some(match message {
+                Some(message) => format!("{message} (in {report})"),
+                None => format!("failed in {report}"),
+            });
         }
+        record.duration_ms = time_ms.unwrap_or(0);
         chosen.push((record, &covered[i].1));
     }
     note_names(&mut notes, "skipped in the report, left out", &skipped);

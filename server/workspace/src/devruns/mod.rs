@@ -9,7 +9,7 @@
 
 mod automake;
 mod ctest;
-mod junit;
+pub mod junit;
 mod meson;
 pub mod watch;
 
@@ -205,16 +205,16 @@ pub fn read_report(
 
 /// The test cases of a JUnit report the user names (an artifact of a CI
 /// job, anywhere on disk): at most `REPORT_LIMIT` bytes of a regular file.
-pub fn read_junit_file(path: &Path) -> Result<Vec<DevTest>, ReportError> {
+pub fn read_junit_file(path: &Path) -> Result<Vec<junit::Case>, ReportError> {
     let error = |message: String| ReportError {
         report: path.to_path_buf(),
         message,
     };
     let bytes =
         faultlens_confine::read_regular(path, REPORT_LIMIT).map_err(|e| error(e.reason()))?;
-    match junit::parse(&String::from_utf8_lossy(&bytes)).map_err(error)? {
-        Parsed::Finished { tests, .. } => Ok(tests),
-        Parsed::InProgress => Err(error(
+    match junit::cases(&String::from_utf8_lossy(&bytes)).map_err(error)? {
+        Some(cases) => Ok(cases),
+        None => Err(error(
             "the report is cut short (no closing tag): it is still being written, or was truncated"
                 .into(),
         )),
