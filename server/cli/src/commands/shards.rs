@@ -9,7 +9,7 @@ use anyhow::anyhow;
 use faultlens_core::shards;
 use faultlens_pipeline::RunOptions;
 use faultlens_workspace::{store, Project};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Runs one shard's tests and stores their results beside the others'
@@ -21,22 +21,13 @@ pub fn localize_shard(path: Option<PathBuf>, options: &RunOptions) -> anyhow::Re
     let Some(shard) = results.shard else {
         return Err(anyhow!("the run was not sharded"));
     };
-    let spec = shard.spec();
-    let names: Vec<String> = (1..=shard.count)
-        .map(|k| {
-            let other = shards::ShardSpec {
-                index: k,
-                count: shard.count,
-            };
-            other.file_name()
-        })
-        .collect();
     eprintln!(
-        "faultlens: shard {spec} ran {} of the suite's {} tests ({} failing). When every job's .faultlens/{} is in, `faultlens merge` of all of them combines them and ranks.",
+        "faultlens: shard {} ran {} of the suite's {} tests ({} failing). When every job's .faultlens/shard-K-of-{}.json is in, `faultlens merge` of them all combines them and ranks.",
+        shard.spec(),
         results.tests.len(),
         shard.suite_tests,
         results.failed_count(),
-        names.join(", ")
+        shard.count
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -57,7 +48,7 @@ pub fn merge(
     }
     let mut read = Vec::with_capacity(files.len());
     for file in files {
-        read.push((display(file), store::read_results_file(file)?));
+        read.push((file.display().to_string(), store::read_results_file(file)?));
     }
     let mut merged = shards::merge(read)?;
     let here = root.canonicalize().unwrap_or_else(|_| root.clone());
@@ -71,8 +62,4 @@ pub fn merge(
         written.display()
     );
     rank_only(Some(root), args)
-}
-
-fn display(path: &Path) -> String {
-    path.display().to_string()
 }
