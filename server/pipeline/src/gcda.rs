@@ -17,16 +17,33 @@
 //! from no counters (libgcov adds to a `.gcda` it finds).
 
 use crate::error::{PipelineError, Result};
+use crate::gcov::Coverage;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// One `.gcda` file a test wrote.
+/// One `.gcda` file a test wrote, kept for `gcov` to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataFile {
     /// The path the object file asked for (absolute, below the prefix).
     pub written_for: PathBuf,
     /// Where it was moved when the test ended.
     pub kept_at: PathBuf,
+}
+
+/// Reads one data file (its path as the object asked for it, and its
+/// bytes) into coverage, or says why it cannot.
+pub type ReadData<'a> = dyn Fn(&Path, &[u8]) -> std::result::Result<Coverage, String> + Sync + 'a;
+
+/// A test's counters once it ended: what was read at once, and the files
+/// kept for later (notes not there yet, another gcc's layout, or kept for
+/// the cross-check as well).
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// The coverage of the files read as the test ended.
+    pub read: Coverage,
+    pub kept: Vec<DataFile>,
+    /// Files that could not be read at once (a subset of `kept`), and why.
+    pub unread: Vec<(PathBuf, String)>,
 }
 
 /// The reusable prefix trees of a run.
@@ -66,11 +83,54 @@ impl Prefixes {
     }
 }
 
+/// Reads every `.gcda` file below `prefix` with `read` (its path as the
+/// object asked for it, and its bytes) and removes it; a file `read` cannot
+/// use, or every file when `keep_all`, is moved to `into/<tag>.<k>.gcda`
+/// instead (see [`collect`]).
+pub fn gather(
+    prefix: &Path,
+    into: &Path,
+    tag: usize,
+    read: &ReadData<'_>,
+    keep_all: bool,
+) -> Result<Gathered> {
+    let mut gathered = Gathered::default();
+    let mut left = Vec::new();
+    for (path, written_for) in data_files(prefix) {
+        let coverage =
+            faultlens_confine::read_regular_no_link(&path, crate::gcov_native::FILE_LIMIT)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| read(&written_for, &bytes));
+        match coverage {
+            Ok(coverage) => {
+                crate::gcov::merge_into(&mut gathered.read, coverage);
+                if !keep_all {
+                    // A counter file left behind would be added to the next test's.
+                    std::fs::remove_file(&path).map_err(|e| {
+                        PipelineError::io(format!("removing {}", path.display()), e)
+                    })?;
+                    continue;
+                }
+            }
+            Err(why) => gathered.unread.push((written_for.clone(), why)),
+        }
+        left.push((path, written_for));
+    }
+    gathered.kept = keep(left, into, tag)?;
+    Ok(gathered)
+}
+
 /// Moves every `.gcda` file below `prefix` to `into/<tag>.<k>.gcda`. Only
 /// regular files and real directories are followed, and links are removed:
 /// a test cannot make this move anything of the project's through a link,
 /// nor leave one that sends the next test's counters elsewhere.
 pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
+    keep(data_files(prefix), into, tag)
+}
+
+/// The `.gcda` files below `prefix`, sorted, each with the path its object
+/// asked for; links found on the way are removed.
+fn data_files(prefix: &Path) -> Vec<(PathBuf, PathBuf)> {
     let mut found = Vec::new();
     crate::build::walk(prefix, |path, kind| {
         if kind.is_file() && path.extension().is_some_and(|e| e == "gcda") {
@@ -80,11 +140,19 @@ pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> 
         }
     });
     found.sort();
-    let mut kept = Vec::with_capacity(found.len());
-    for (k, path) in found.into_iter().enumerate() {
-        let Ok(below) = path.strip_prefix(prefix) else {
-            continue;
-        };
+    found
+        .into_iter()
+        .filter_map(|path| {
+            let below = path.strip_prefix(prefix).ok()?;
+            let written_for = Path::new("/").join(below);
+            Some((path, written_for))
+        })
+        .collect()
+}
+
+fn keep(files: Vec<(PathBuf, PathBuf)>, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
+    let mut kept = Vec::with_capacity(files.len());
+    for (k, (path, written_for)) in files.into_iter().enumerate() {
         let kept_at = into.join(format!("{tag}.{k}.gcda"));
         // A counter file left behind would be added to the next test's.
         std::fs::rename(&path, &kept_at).map_err(|e| {
@@ -94,7 +162,7 @@ pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> 
             )
         })?;
         kept.push(DataFile {
-            written_for: Path::new("/").join(below),
+            written_for,
             kept_at,
         });
     }

@@ -200,6 +200,22 @@ pub fn executable_lines(gcov: &str, notes: &[PathBuf], scratch: &Path) -> Result
     outcome.map(|()| coverage)
 }
 
+/// Adds `from`'s counts to `into`'s (another object's, or another test's).
+pub fn merge_into(into: &mut Coverage, from: Coverage) {
+    for (path, file) in from {
+        let entry = into.entry(path).or_default();
+        for f in file.functions {
+            if !entry.functions.contains(&f) {
+                entry.functions.push(f);
+            }
+        }
+        for (line, (count, branches)) in file.lines {
+            let slot = entry.lines.entry(line).or_insert((0, Vec::new()));
+            add_counts(slot, count, &branches);
+        }
+    }
+}
+
 /// Adds a line's count and branch counts to what `slot` holds (another
 /// object's, or another record's, counts of the same line). Branch counts
 /// add up position by position; a line seen without branches takes them.

@@ -7,11 +7,13 @@ use crate::build::{self, find_notes, Built};
 use crate::clang_cov::{self, ClangTools};
 use crate::command::Steps;
 use crate::config::CoverageTool;
+use crate::counters::{self, Reader};
 use crate::discover::{self, DEFAULT_TIMEOUT};
 use crate::error::{PipelineError, Result};
 use crate::execute::{execute, Execution};
-use crate::gcda::{self, DataFile, Prefixes};
+use crate::gcda::{self, Gathered, Prefixes};
 use crate::gcov::{self, Coverage};
+use crate::gcov_native::NotesCache;
 use crate::process::RunScope;
 use crate::project::Project;
 use crate::testspec::TestSpec;
@@ -267,7 +269,7 @@ fn check_cancel(cancel: &CancelToken) -> Result<()> {
     }
 }
 
-/// Tests whose counters one gcov process reads.
+/// Tests whose counters one gcov process reads (what is left for it).
 const GCOV_BATCH: usize = 32;
 
 #[allow(clippy::too_many_arguments)]
@@ -309,18 +311,30 @@ fn run_all(
         Some(_) => None,
     };
 
+    // Each test's counters are read as it ends, while the next tests run.
+    let reader = Reader::from_env()?;
+    let cache = NotesCache::new(&built.notes_dir);
+    let read_now = |data: &Path, bytes: &[u8]| {
+        if reader.reads_natively() {
+            cache.read(data, bytes)
+        } else {
+            Err("read with gcov".to_string())
+        }
+    };
+
     let finished_count = AtomicUsize::new(0);
-    let executions = parallel(specs.len(), jobs, cancel, |i| {
+    let mut executions = parallel(specs.len(), jobs, cancel, |i| {
         let (execution, data) = match &trees {
             Some(trees) => trees.with_one(|prefix| {
                 let execution = execute(&specs[i], prefix, limit(&specs[i]), cancel, scope);
-                (execution, gcda::collect(prefix, &runs_dir, i))
+                let gathered = gcda::gather(prefix, &runs_dir, i, &read_now, reader.keeps_all());
+                (execution, gathered)
             }),
             None => {
                 let mut spec = specs[i].clone();
                 spec.env.push(clang_cov::profile_env(&prefixes[i]));
                 let execution = execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope);
-                (execution, Ok(Vec::new()))
+                (execution, Ok(Gathered::default()))
             }
         };
         let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
@@ -353,21 +367,27 @@ fn run_all(
             coverage_per_test.push(test.ok_or(PipelineError::Cancelled)??);
         }
     } else {
-        // Read after all tests ran: a runner may build while its tests run.
+        // What was not read as the tests ended is read now: a runner may
+        // build while its tests run.
         let notes = gcov::data_paths(&find_notes(&built.notes_dir));
-        let mut written = Vec::with_capacity(executions.len());
-        for data in executions.iter().flatten().map(|(_, data)| data) {
-            match data {
-                Ok(files) => written.push(files.clone()),
+        let mut gathered = Vec::with_capacity(executions.len());
+        for (_, data) in executions.iter_mut().flatten() {
+            match std::mem::replace(data, Ok(Gathered::default())) {
+                Ok(files) => gathered.push(files),
                 Err(e) => {
                     let _ = std::fs::remove_dir_all(&runs_dir);
                     return Err(PipelineError::Coverage(e.to_string()));
                 }
             }
         }
-        let batches: Vec<&[Vec<DataFile>]> = written.chunks(GCOV_BATCH).collect();
+        let mut batches: Vec<Mutex<Vec<Gathered>>> = Vec::new();
+        while !gathered.is_empty() {
+            let rest = gathered.split_off(gathered.len().min(GCOV_BATCH));
+            batches.push(Mutex::new(std::mem::replace(&mut gathered, rest)));
+        }
         let coverage = parallel(batches.len(), jobs, cancel, |b| {
-            gcov::read_coverage(&tools.gcov, batches[b], &notes)
+            let batch = std::mem::take(&mut *batches[b].lock().unwrap_or_else(|e| e.into_inner()));
+            counters::finish(reader, &tools.gcov, batch, &notes, &cache)
         });
         let _ = std::fs::remove_dir_all(&runs_dir);
         check_cancel(cancel)?;
@@ -421,7 +441,8 @@ fn assemble(
     let executable = match project.config.build.coverage {
         CoverageTool::Gcov => {
             let notes = find_notes(&built.notes_dir);
-            gcov::executable_lines(
+            counters::executable_lines(
+                Reader::from_env()?,
                 &tools.gcov,
                 &notes,
                 &project.work()?.fresh_dir("notes-scan")?,

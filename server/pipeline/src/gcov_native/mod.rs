@@ -1,0 +1,117 @@
+//! Coverage read straight from gcc's `.gcno` and `.gcda` files, without a
+//! `gcov` process: the notes are parsed once per build and each test's
+//! counters in microseconds, as soon as the test ends. The numbers are
+//! gcov's own (its flow-graph solution, line counts with loops on a line,
+//! branches): the tests compare the two on every fixture. Files of a gcc
+//! whose layout this reader does not know are left to `gcov` (`gcov.rs`).
+
+mod data;
+mod format;
+mod lines;
+mod notes;
+mod solve;
+
+pub use format::FormatError;
+pub use notes::Notes;
+
+use crate::gcov::{self, Coverage};
+use crate::paths::normalize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The most a notes or data file may take; real ones take kilobytes.
+pub const FILE_LIMIT: u64 = 256 << 20;
+
+pub fn parse_notes(bytes: &[u8]) -> Result<Notes, FormatError> {
+    notes::parse(bytes)
+}
+
+/// The coverage one data file of `notes`'s object records.
+pub fn coverage(notes: &Notes, data: &[u8]) -> Result<Coverage, FormatError> {
+    let counts = data::parse(data, notes)?;
+    let solved: Vec<_> = notes
+        .functions
+        .iter()
+        .map(|f| (!f.artificial).then(|| solve::solve(f, counts.get(&f.ident).map(Vec::as_slice))))
+        .collect();
+    Ok(to_coverage(notes, &solved))
+}
+
+/// Every line the object has code on, with count 0, as gcov reports a
+/// notes file without data.
+pub fn executable(notes: &Notes) -> Coverage {
+    let solved: Vec<_> = notes
+        .functions
+        .iter()
+        .map(|f| (!f.artificial).then(|| solve::solve(f, None)))
+        .collect();
+    to_coverage(notes, &solved)
+}
+
+fn to_coverage(notes: &Notes, solved: &[Option<solve::Solved>]) -> Coverage {
+    let cwd = Path::new(&notes.cwd);
+    let mut coverage = Coverage::new();
+    for (source, file) in lines::file_lines(notes, solved) {
+        let path = normalize(&cwd.join(&notes.sources[source]));
+        let entry = coverage.entry(path).or_default();
+        for f in file.functions {
+            if !entry.functions.contains(&f) {
+                entry.functions.push(f);
+            }
+        }
+        for line in file.lines {
+            let slot = entry.lines.entry(line.line).or_insert((0, Vec::new()));
+            gcov::add_counts(slot, line.count, &line.branches);
+        }
+    }
+    coverage
+}
+
+/// The notes files of a build, each parsed once, looked up by the data
+/// file path a test writes (the object's path with `.gcda`). Notes that
+/// appear while the tests run (a runner that builds) are found then.
+pub struct NotesCache {
+    /// Notes files must lie below it.
+    root: PathBuf,
+    parsed: Mutex<HashMap<PathBuf, Result<Arc<Notes>, String>>>,
+}
+
+impl NotesCache {
+    pub fn new(root: &Path) -> NotesCache {
+        NotesCache {
+            root: normalize(root),
+            parsed: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The notes for `data_path`, or why there are none this reader can use
+    /// (not yet built, outside the build, another gcc's).
+    pub fn for_data(&self, data_path: &Path) -> Result<Arc<Notes>, String> {
+        let gcno = normalize(&data_path.with_extension("gcno"));
+        if !gcno.starts_with(&self.root) {
+            return Err(format!("{} is outside the build", gcno.display()));
+        }
+        let mut parsed = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = parsed.get(&gcno) {
+            return known.clone();
+        }
+        let notes = match faultlens_confine::read::read_regular(&gcno, FILE_LIMIT) {
+            Ok(bytes) => notes::parse(&bytes)
+                .map(Arc::new)
+                .map_err(|e| format!("{}: {e}", gcno.display())),
+            // Not there yet: a runner may build it while its tests run.
+            Err(e) if e.is_not_found() => return Err(e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        parsed.insert(gcno, notes.clone());
+        notes
+    }
+
+    /// The coverage of one data file a test wrote, or why this reader
+    /// cannot read it (the caller keeps the file for gcov).
+    pub fn read(&self, data_path: &Path, bytes: &[u8]) -> Result<Coverage, String> {
+        let notes = self.for_data(data_path)?;
+        coverage(&notes, bytes).map_err(|e| format!("{}: {e}", data_path.display()))
+    }
+}
