@@ -2,9 +2,9 @@
 //! runner's list command), and the guarantee that nothing it started
 //! outlives it.
 //!
-//! - Each process starts a session of its own (`setsid`), so its whole
-//!   process group can be signalled, and dies with faultlens
-//!   (`PR_SET_PDEATHSIG`).
+//! - Each process starts in a process group of its own, so the whole group
+//!   can be signalled, and with `posix_spawn` (no code runs between fork
+//!   and exec), so faultlens's memory is not copied for every test.
 //! - Each carries a marker in its environment (`FAULTLENS_PROCESS=owner/
 //!   run/seq`) that its descendants inherit, also those that start a
 //!   session of their own to escape the group. Scanning `/proc` for the
@@ -133,22 +133,13 @@ pub fn run(job: Job) -> Ended {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let parent = std::process::id() as i32;
-    // SAFETY: only async-signal-safe calls (setsid, prctl, getppid, _exit)
-    // between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            // A session of its own: one signal reaches its whole group, and
-            // a terminal's Ctrl-C reaches only faultlens, which stops it.
-            libc::setsid();
-            // If faultlens dies (even of SIGKILL) the process dies too.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            if libc::getppid() != parent {
-                libc::_exit(1);
-            }
-            Ok(())
-        });
-    }
+    // A process group of its own: one signal reaches the whole group, and a
+    // terminal's Ctrl-C reaches only faultlens, which stops it. Nothing runs
+    // between fork and exec, so the standard library starts the process
+    // with posix_spawn (vfork): a fork would copy faultlens's page tables
+    // for every test, a fifth of a large suite's run. If faultlens is
+    // killed outright the watchdog kills the process (see above).
+    command.process_group(0);
 
     let started = Instant::now();
     let deadline = started + timeout;
@@ -172,8 +163,12 @@ pub fn run(job: Job) -> Ended {
             let _ = pipe.write_all(&stdin);
         }
     });
-    let out_reader = capped_reader(child.stdout.take(), output_limit);
-    let err_reader = capped_reader(child.stderr.take(), output_limit);
+    // Each reader says when its pipe closed, so the end of a test is seen
+    // at once rather than at the next poll.
+    let (closed_tx, closed) = mpsc::channel();
+    let out_reader = capped_reader(child.stdout.take(), output_limit, closed_tx.clone());
+    let err_reader = capped_reader(child.stderr.take(), output_limit, closed_tx);
+    let mut pipes_closed = 0;
     let (tx, rx) = mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let _ = tx.send(child.wait());
@@ -196,10 +191,13 @@ pub fn run(job: Job) -> Ended {
                 Err(mpsc::RecvTimeoutError::Disconnected) => exited = true,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
-        } else {
-            std::thread::sleep(Duration::from_millis(5));
+        } else if closed.recv_timeout(Duration::from_millis(5)).is_ok() {
+            pipes_closed += 1;
         }
-        let output_open = !(out_reader.is_finished() && err_reader.is_finished());
+        while closed.try_recv().is_ok() {
+            pipes_closed += 1;
+        }
+        let output_open = pipes_closed < 2;
         if exited && !output_open {
             break;
         }
@@ -268,26 +266,33 @@ fn signal_group(pgid: i32, signal: i32) {
 fn capped_reader<R: Read + Send + 'static>(
     pipe: Option<R>,
     limit: usize,
+    closed: mpsc::Sender<()>,
 ) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
     std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut truncated = false;
-        let Some(mut pipe) = pipe else {
-            return (kept, false);
-        };
-        let mut buf = [0u8; 16 * 1024];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = limit.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                    truncated |= n > room;
-                }
+        let read = read_capped(pipe, limit);
+        let _ = closed.send(());
+        read
+    })
+}
+
+fn read_capped<R: Read>(pipe: Option<R>, limit: usize) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut truncated = false;
+    let Some(mut pipe) = pipe else {
+        return (kept, false);
+    };
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+                truncated |= n > room;
             }
         }
-        (kept, truncated)
-    })
+    }
+    (kept, truncated)
 }
 
 /// Kills (SIGKILL) every process whose environment holds the marker
