@@ -1,8 +1,11 @@
 //! What coverage costs: wall time of `faultlens localize` (coverage build,
-//! one process per test with its own gcov prefix, gcov, ranking) against
-//! building the same program without coverage and running the same tests,
-//! with the same parallelism. Both measured in this one run; medians of
-//! interleaved repetitions. The fixture is the largest one (most tests).
+//! one process per test, coverage read as each test ends, ranking, the
+//! results written) against building the same program without coverage and
+//! running the same tests, checking their output, with the same
+//! parallelism. Both measured in this one run: medians of interleaved
+//! repetitions, then ten `localize` runs back to back (a run must not make
+//! the next one slower). The suite is `compact-suite`'s program with its
+//! table of cases repeated to 1,740 quick tests.
 
 // The end-to-end tests' helpers (a fixture copy that leaves `.faultlens/` out).
 #[path = "../tests/common/mod.rs"]
@@ -20,6 +23,10 @@ use std::time::{Duration, Instant};
 
 const FIXTURE: &str = "compact-suite";
 const REPEATS: usize = 5;
+const BACK_TO_BACK: usize = 10;
+/// The fixture's 250 table cases, this many times over (plus its 25 stdin
+/// tests).
+const TABLE_COPIES: usize = 7;
 
 /// Builds without coverage and runs every test, checking stdout as a plain
 /// test runner would.
@@ -90,10 +97,29 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+/// Repeats the table's cases: the same quick tests, many more of them.
+fn grow_suite(root: &Path) {
+    let table = root.join("tests/cases.txt");
+    let text = std::fs::read_to_string(&table).unwrap();
+    let cases: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let grown: Vec<&str> = (0..TABLE_COPIES)
+        .flat_map(|_| cases.iter().copied())
+        .collect();
+    std::fs::write(&table, grown.join("\n") + "\n").unwrap();
+}
+
+fn seconds(d: &Duration) -> f64 {
+    d.as_secs_f64()
+}
+
 fn main() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&repo.join("fixtures").join(FIXTURE), dir.path());
+    grow_suite(dir.path());
     let project = Project::load(dir.path()).unwrap();
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
     let tests = discover_declared(&project, DEFAULT_TIMEOUT)
@@ -107,21 +133,42 @@ fn main() {
         lens.push(faultlens_run(dir.path()));
     }
     let (p, l) = (median(plain), median(lens));
-    println!("fixture {FIXTURE}: {tests} tests, {jobs} jobs, {REPEATS} interleaved repetitions");
+    println!(
+        "suite: {FIXTURE}'s program, {tests} tests, {jobs} jobs, {REPEATS} interleaved repetitions"
+    );
     println!(
         "plain build + tests:      median {:>7.1} ms",
-        p.as_secs_f64() * 1e3
+        seconds(&p) * 1e3
     );
     println!(
         "faultlens localize:       median {:>7.1} ms",
-        l.as_secs_f64() * 1e3
+        seconds(&l) * 1e3
     );
     println!(
         "ratio localize / plain:   {:.2}×",
-        l.as_secs_f64() / p.as_secs_f64()
+        seconds(&l) / seconds(&p)
     );
     println!(
-        "per test, localize:       {:.2} ms",
-        l.as_secs_f64() * 1e3 / tests as f64
+        "per test, localize:       {:.3} ms",
+        seconds(&l) * 1e3 / tests as f64
+    );
+
+    let runs: Vec<Duration> = (0..BACK_TO_BACK)
+        .map(|_| faultlens_run(dir.path()))
+        .collect();
+    let listed: Vec<String> = runs
+        .iter()
+        .map(|d| format!("{:.0}", seconds(d) * 1e3))
+        .collect();
+    let (least, most) = (runs.iter().min().unwrap(), runs.iter().max().unwrap());
+    println!(
+        "{BACK_TO_BACK} back-to-back runs (ms): {}",
+        listed.join(", ")
+    );
+    println!(
+        "back to back: median {:.1} ms, slowest / fastest {:.2}×, last / first {:.2}×",
+        seconds(&median(runs.clone())) * 1e3,
+        seconds(most) / seconds(least),
+        seconds(&runs[BACK_TO_BACK - 1]) / seconds(&runs[0])
     );
 }

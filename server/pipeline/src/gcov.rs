@@ -142,7 +142,7 @@ fn run_gcov(
 
 /// The counts each test wrote, one [`Coverage`] per test, read with as few
 /// gcov processes as the command line allows. `tests[i]` are the `.gcda`
-/// files test `i` wrote (see `gcda::collect`); `notes` maps each `.gcda`
+/// files test `i` wrote (see `gcda::gather`); `notes` maps each `.gcda`
 /// path the build would use (object path with `.gcda`) to its `.gcno`.
 /// Files no notes file asked for are not read.
 pub fn read_coverage(

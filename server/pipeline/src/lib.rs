@@ -19,6 +19,7 @@ pub mod import;
 mod localize;
 pub mod paths;
 pub mod process;
+mod pump;
 pub mod shadow;
 pub mod toolchain;
 pub mod verdict;

@@ -18,12 +18,13 @@
 //! - The timeout covers the whole of it: the process, everything that holds
 //!   its output open, and the reading of that output.
 
+use crate::pump::Pump;
 use faultlens_cancel::CancelToken;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The environment variable that marks every process faultlens starts.
@@ -155,49 +156,29 @@ pub fn run(job: Job) -> Ended {
     };
     let pid = child.id() as i32;
 
-    let mut stdin_pipe = child.stdin.take();
-    let writer = std::thread::spawn(move || {
-        if let Some(pipe) = stdin_pipe.as_mut() {
-            // A program that exits without reading its input closes the
-            // pipe; that is not an error of the process.
-            let _ = pipe.write_all(&stdin);
-        }
-    });
-    // Each reader says when its pipe closed, so the end of a test is seen
-    // at once rather than at the next poll.
-    let (closed_tx, closed) = mpsc::channel();
-    let out_reader = capped_reader(child.stdout.take(), output_limit, closed_tx.clone());
-    let err_reader = capped_reader(child.stderr.take(), output_limit, closed_tx);
-    let mut pipes_closed = 0;
-    let (tx, rx) = mpsc::channel();
-    let waiter = std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
+    let mut pump = Pump::new(&mut child, stdin, output_limit);
 
     let mut ended = Ended::default();
     let mut status = None;
     let mut exited = false;
     let mut term_sent_at: Option<Instant> = None;
     loop {
-        if !exited {
-            match rx.recv_timeout(Duration::from_millis(10)) {
-                Ok(s) => {
-                    status = s.ok();
+        let may_have_exited = pump.serve(Duration::from_millis(10));
+        if !exited && may_have_exited {
+            match child.try_wait() {
+                Ok(Some(s)) => {
+                    status = Some(s);
                     exited = true;
+                    pump.exited();
                     // Its group may hold the pipes open: the process is
                     // done, so is its group.
                     signal_group(pid, libc::SIGKILL);
                 }
-                Err(mpsc::RecvTimeoutError::Disconnected) => exited = true,
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Ok(None) => {}
+                Err(_) => exited = true,
             }
-        } else if closed.recv_timeout(Duration::from_millis(5)).is_ok() {
-            pipes_closed += 1;
         }
-        while closed.try_recv().is_ok() {
-            pipes_closed += 1;
-        }
-        let output_open = pipes_closed < 2;
+        let output_open = pump.output_open();
         if exited && !output_open {
             break;
         }
@@ -216,9 +197,9 @@ pub fn run(job: Job) -> Ended {
                     ended.cancelled = !overdue;
                 }
                 kill_marked(&marker, false);
-                if !out_reader.is_finished() || !err_reader.is_finished() {
-                    // Still held: wait for the last of them to die.
-                    std::thread::sleep(Duration::from_millis(20));
+                // Still held: wait for the last of them to die.
+                pump.serve(Duration::from_millis(20));
+                if pump.output_open() {
                     kill_marked(&marker, false);
                 }
                 break;
@@ -237,10 +218,7 @@ pub fn run(job: Job) -> Ended {
             kill_marked(&marker, false);
         }
     }
-    let _ = waiter.join();
-    let _ = writer.join();
-    let (stdout, stdout_cut) = out_reader.join().unwrap_or_default();
-    let (stderr, stderr_cut) = err_reader.join().unwrap_or_default();
+    let ((stdout, stdout_cut), (stderr, stderr_cut)) = pump.finish();
     ended.timed_out |= ended.output_held;
     Ended {
         exit_code: status.and_then(|s| s.code()),
@@ -260,39 +238,6 @@ fn signal_group(pgid: i32, signal: i32) {
     unsafe {
         libc::kill(-pgid, signal);
     }
-}
-
-/// Reads a pipe to the end, keeping at most `limit` bytes.
-fn capped_reader<R: Read + Send + 'static>(
-    pipe: Option<R>,
-    limit: usize,
-    closed: mpsc::Sender<()>,
-) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
-    std::thread::spawn(move || {
-        let read = read_capped(pipe, limit);
-        let _ = closed.send(());
-        read
-    })
-}
-
-fn read_capped<R: Read>(pipe: Option<R>, limit: usize) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
-    let mut truncated = false;
-    let Some(mut pipe) = pipe else {
-        return (kept, false);
-    };
-    let mut buf = [0u8; 16 * 1024];
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = limit.saturating_sub(kept.len());
-                kept.extend_from_slice(&buf[..n.min(room)]);
-                truncated |= n > room;
-            }
-        }
-    }
-    (kept, truncated)
 }
 
 /// Kills (SIGKILL) every process whose environment holds the marker
