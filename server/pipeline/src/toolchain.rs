@@ -9,7 +9,8 @@ use std::process::{Command, Stdio};
 pub struct Toolchain {
     /// The C compiler (`[build] cc`, else `$CC`, else `gcc`).
     pub cc: String,
-    /// The gcov that matches the compiler (`gcov-12` for `gcc-12`).
+    /// The gcov that matches the compiler (`gcov-12` for `gcc-12`), for the
+    /// coverage files the native reader does not read.
     pub gcov: String,
 }
 
@@ -27,8 +28,9 @@ impl Toolchain {
             "install gcc (Debian/Ubuntu: `sudo apt-get install gcc`), or name your compiler with [build] cc in faultlens.toml".to_string()
         };
         require(&cc, "the C compiler", &hint)?;
+        // faultlens reads gcc 12's coverage files itself; gcov is needed only
+        // for another gcc's, and a missing one is reported then, by name.
         let gcov = matching_gcov(&cc);
-        require(&gcov, "gcov, which reads the coverage data", "gcov comes with gcc (Debian/Ubuntu: `sudo apt-get install gcc`); it must be the same version as the compiler")?;
         Ok(Toolchain { cc, gcov })
     }
 }

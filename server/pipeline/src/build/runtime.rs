@@ -62,16 +62,25 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
         None => work.dir("rt")?,
     };
     let source = dir.join("faultlens_rt.c");
-    std::fs::write(
-        &source,
-        format!(
-            "{}{}",
-            SOURCE.replace("DUMP", dump),
-            faultlens_workspace::nondet::native_source()
-        ),
-    )
-    .map_err(|e| PipelineError::io(format!("writing {}", source.display()), e))?;
+    let text = format!(
+        "{}{}",
+        SOURCE.replace("DUMP", dump),
+        faultlens_workspace::nondet::native_source()
+    );
     let object = dir.join("faultlens_rt.o");
+    // The object of the same source and compiler from an earlier run is
+    // reused: compiling it took a tenth of a small project's localization.
+    let key_file = dir.join("faultlens_rt.key");
+    let key = faultlens_core::sources::digest(format!("{cc}\n{text}").as_bytes());
+    let built_before = faultlens_confine::read_regular_no_link(&key_file, 1024)
+        .is_ok_and(|k| k == key.as_bytes())
+        && std::fs::symlink_metadata(&object).is_ok_and(|m| m.is_file() && m.len() > 0);
+    if built_before {
+        return Ok(object);
+    }
+    let _ = std::fs::remove_file(&key_file);
+    std::fs::write(&source, &text)
+        .map_err(|e| PipelineError::io(format!("writing {}", source.display()), e))?;
     let mut cmd = Command::new(cc);
     cmd.args(["-c", "-O0", "-fPIC"])
         .arg(&source)
@@ -87,6 +96,8 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
             diagnostics: Vec::new(),
         });
     }
+    std::fs::write(&key_file, key.as_bytes())
+        .map_err(|e| PipelineError::io(format!("writing {}", key_file.display()), e))?;
     Ok(object)
 }
 
@@ -111,4 +122,36 @@ fn runtime_dir(work_dir: &Path) -> Option<PathBuf> {
             .join(format!("faultlens-rt-{uid}"))
             .join(hash),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process::RunScope;
+    use faultlens_cancel::CancelToken;
+    use std::time::Duration;
+
+    #[test]
+    fn the_runtime_is_compiled_once_per_source_and_compiler() {
+        let project = tempfile::tempdir().unwrap();
+        let work = WorkDir::open(project.path()).unwrap();
+        let (cancel, scope) = (CancelToken::new(), RunScope::new());
+        let steps = Steps {
+            cancel: &cancel,
+            scope: &scope,
+            timeout: Duration::from_secs(60),
+        };
+        let object = build_runtime("gcc", &work, "__gcov_dump", &steps).unwrap();
+        std::fs::write(&object, b"kept").unwrap();
+        let again = build_runtime("gcc", &work, "__gcov_dump", &steps).unwrap();
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            b"kept",
+            "reused, not compiled"
+        );
+        let err = build_runtime("faultlens-no-such-cc", &work, "__gcov_dump", &steps);
+        assert!(err.is_err(), "another compiler compiles it again");
+        let rebuilt = build_runtime("gcc", &work, "__gcov_dump", &steps).unwrap();
+        assert_ne!(std::fs::read(&rebuilt).unwrap(), b"kept");
+    }
 }
