@@ -1,13 +1,13 @@
 //! The native reader of gcc's coverage files against gcov itself, on small
 //! programs built and run here: the same line counts, branch counts and
 //! functions, for straight code, loops on one line, calls, early exits,
-//! headers with inline functions, functions sharing a line, and a run
+//! headers with inline functions, a file included inside a function,
+//! functions sharing a line, and a run
 //! stopped by a signal.
 
 use faultlens_pipeline::gcda::DataFile;
 use faultlens_pipeline::gcov::{self, Coverage};
 use faultlens_pipeline::gcov_native;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -125,10 +125,12 @@ PAIR(up, down)
 int helper(int x);
 int main(int argc, char **argv) { (void)argv; return up(twice(argc)) + down(helper(argc)) > 100; }
 "#;
-    let b = "#include \"h.h\"\nint helper(int x) {\n  int y = twice(x);\n  return y;\n}\n";
+    // A file included in the middle of a function has lines, no function.
+    let b = "#include \"h.h\"\nint helper(int x) {\n  int y = twice(x);\n#include \"body.inc\"\n  return y;\n}\n";
+    let body = "  if (y > 3)\n    y -= 3;\n";
     let notes = build_and_run(
         dir.path(),
-        &[("h.h", header), ("a.c", a), ("b.c", b)],
+        &[("h.h", header), ("body.inc", body), ("a.c", a), ("b.c", b)],
         &[&[], &["1", "2"]],
     );
     compare(&notes);
@@ -177,5 +179,4 @@ fn garbage_and_stale_data_are_errors_not_panics() {
     let err = gcov_native::coverage(&parsed, &stale).unwrap_err();
     assert!(err.to_string().contains("another build"), "{err}");
     assert!(gcov_native::parse_notes(b"not a notes file at all").is_err());
-    let _: BTreeMap<(), ()> = BTreeMap::new();
 }

@@ -4,22 +4,19 @@
 //! entirely on the line (each elementary cycle's smallest arc count, taken
 //! off its arcs, in the order gcov finds them), and its branches are the
 //! arcs leaving each block whose last line it is.
+//!
+//! What depends on the notes alone (which blocks and arcs make each line,
+//! which lines can hold a loop) is worked out once per notes file, in a
+//! [`Plan`]; a test's counters then cost a pass over it.
 
 use super::notes::{Function, Notes};
 use super::solve::Solved;
 use std::collections::BTreeMap;
 
-/// A block of one of the file's functions: (function, block).
+/// A block of one of the notes' functions: (function, block).
 type BlockRef = (usize, usize);
-
-#[derive(Default)]
-struct Line {
-    exists: bool,
-    count: i64,
-    blocks: Vec<BlockRef>,
-    /// (function, arc) leaving the blocks that end on this line.
-    branches: Vec<(usize, usize)>,
-}
+/// An arc of one of the notes' functions: (function, arc).
+type ArcRef = (usize, usize);
 
 /// One line as gcov's JSON gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,102 +26,175 @@ pub struct LineCount {
     pub branches: Vec<u64>,
 }
 
-/// One source file's part of a notes file: its functions' `(start, end)`
-/// lines and its lines, in the order gcov prints them (a line twice when
-/// functions starting on one line each have their own).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct FileLines {
+/// A line's part in the notes.
+#[derive(Default)]
+struct Line {
+    /// Blocks with code on the line, each once per time gcov adds it.
+    counted: Vec<BlockRef>,
+    /// Blocks whose last line (in a file) this is, in gcov's order.
+    blocks: Vec<BlockRef>,
+    /// Arcs from elsewhere into `blocks` (once per block occurrence).
+    entries: Vec<ArcRef>,
+    /// Arcs leaving `blocks` that gcov prints as branches.
+    branches: Vec<ArcRef>,
+    /// Whether arcs among `blocks` close a loop: only then does gcov's
+    /// cycle search find anything.
+    cyclic: bool,
+}
+
+/// One source file of the notes: its functions' `(start, end)` lines and
+/// its lines in the order gcov prints them (a line twice when functions
+/// starting on one line each have their own).
+pub struct FilePlan {
+    pub source: usize,
     pub functions: Vec<(u32, u32)>,
-    pub lines: Vec<LineCount>,
+    lines: Vec<(u32, Line)>,
+}
+
+/// What the line counts of one notes file are made of.
+pub struct Plan {
+    pub files: Vec<FilePlan>,
 }
 
 /// More blocks on one line than any real code has; past it gcov's cycle
 /// search could run out of stack, so such a line counts its entries only.
 const MAX_LINE_BLOCKS: usize = 4096;
 
-/// Source index (into [`Notes::sources`]) → its lines. `solved[i]` is the
-/// solution of `notes.functions[i]`, `None` for functions left out
-/// (artificial ones).
-pub fn file_lines(notes: &Notes, solved: &[Option<Solved>]) -> BTreeMap<usize, FileLines> {
-    let group = groups(notes);
-    let mut source_lines: BTreeMap<usize, BTreeMap<u32, Line>> = BTreeMap::new();
-    let mut group_lines: BTreeMap<usize, BTreeMap<u32, Line>> = BTreeMap::new();
-    for (fi, f) in notes.functions.iter().enumerate() {
-        let Some(s) = &solved[fi] else { continue };
-        source_lines.entry(f.source).or_default();
-        let last = f.blocks.len().saturating_sub(1);
-        for (bi, block) in f.blocks.iter().enumerate() {
-            let mut line: Option<(bool, usize, u32)> = None;
-            for location in &block.locations {
-                for &ln in &location.lines {
-                    let own = group[fi]
-                        && location.source == f.source
-                        && (f.start_line..=f.end_line).contains(&ln);
-                    let key = if own {
-                        (true, fi, ln)
-                    } else {
-                        (false, location.source, ln)
-                    };
-                    let entry = line_at(&mut source_lines, &mut group_lines, key);
-                    entry.exists = true;
-                    entry.count = entry.count.wrapping_add(s.block[bi]);
-                    line = Some(key);
-                }
-                if bi == 0 || bi == last {
-                    continue;
-                }
-                if let Some(key) = line {
-                    let entry = line_at(&mut source_lines, &mut group_lines, key);
-                    entry.blocks.push((fi, bi));
-                    entry.branches.extend(block.succ.iter().map(|&a| (fi, a)));
-                }
-            }
-        }
-    }
-    let mut out: BTreeMap<usize, FileLines> = BTreeMap::new();
-    for (fi, f) in notes.functions.iter().enumerate() {
-        if solved[fi].is_some() {
-            out.entry(f.source).or_default();
-        }
-    }
-    for (&source, file) in out.iter_mut() {
-        let mut functions: Vec<&Function> = notes
-            .functions
-            .iter()
-            .zip(solved)
-            .filter(|(f, s)| s.is_some() && f.source == source)
-            .map(|(f, _)| f)
-            .collect();
-        functions.sort_by_key(|f| (f.start_line, f.start_column));
-        file.functions = functions
-            .iter()
-            .map(|f| (f.start_line, f.end_line))
-            .collect();
-        // gcov prints, line by line, the lines of functions that start
-        // there and have lines of their own, then the file's line.
-        let empty = BTreeMap::new();
-        let lines = source_lines.get(&source).unwrap_or(&empty);
-        let mut starts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+impl Plan {
+    pub fn new(notes: &Notes) -> Plan {
+        let included: Vec<bool> = notes.functions.iter().map(|f| !f.artificial).collect();
+        let group = groups(notes);
+        let mut source_lines: BTreeMap<usize, BTreeMap<u32, Line>> = BTreeMap::new();
+        let mut group_lines: BTreeMap<usize, BTreeMap<u32, Line>> = BTreeMap::new();
         for (fi, f) in notes.functions.iter().enumerate() {
-            if group[fi] && f.source == source && solved[fi].is_some() {
-                starts.entry(f.start_line).or_default().push(fi);
+            if !included[fi] {
+                continue;
             }
-        }
-        let mut numbers: Vec<u32> = lines.keys().chain(starts.keys()).copied().collect();
-        numbers.sort_unstable();
-        numbers.dedup();
-        for number in numbers {
-            for &fi in starts.get(&number).into_iter().flatten() {
-                for (&ln, line) in group_lines.get(&fi).into_iter().flatten() {
-                    file.lines.extend(printed(notes, solved, ln, line));
+            source_lines.entry(f.source).or_default();
+            let last = f.blocks.len().saturating_sub(1);
+            for (bi, block) in f.blocks.iter().enumerate() {
+                let mut line: Option<(bool, usize, u32)> = None;
+                for location in &block.locations {
+                    for &ln in &location.lines {
+                        let own = group[fi]
+                            && location.source == f.source
+                            && (f.start_line..=f.end_line).contains(&ln);
+                        let key = if own {
+                            (true, fi, ln)
+                        } else {
+                            (false, location.source, ln)
+                        };
+                        line_at(&mut source_lines, &mut group_lines, key)
+                            .counted
+                            .push((fi, bi));
+                        line = Some(key);
+                    }
+                    if bi == 0 || bi == last {
+                        continue;
+                    }
+                    if let Some(key) = line {
+                        let entry = line_at(&mut source_lines, &mut group_lines, key);
+                        entry.blocks.push((fi, bi));
+                        entry.branches.extend(
+                            block
+                                .succ
+                                .iter()
+                                .filter(|&&a| is_branch(f, a))
+                                .map(|&a| (fi, a)),
+                        );
+                    }
                 }
             }
-            if let Some(line) = lines.get(&number) {
-                file.lines.extend(printed(notes, solved, number, line));
-            }
         }
+        for line in source_lines
+            .values_mut()
+            .chain(group_lines.values_mut())
+            .flat_map(|lines| lines.values_mut())
+        {
+            finish(notes, line);
+        }
+        let mut files = Vec::new();
+        // gcov prints every file the notes name, with no lines if need be.
+        for source in 0..notes.sources.len() {
+            let mut lines = source_lines.remove(&source).unwrap_or_default();
+            let mut functions: Vec<&Function> = notes
+                .functions
+                .iter()
+                .zip(&included)
+                .filter(|(f, &inc)| inc && f.source == source)
+                .map(|(f, _)| f)
+                .collect();
+            functions.sort_by_key(|f| (f.start_line, f.start_column));
+            // gcov prints, line by line, the lines of functions that start
+            // there and have lines of their own, then the file's line.
+            let mut starts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+            for (fi, f) in notes.functions.iter().enumerate() {
+                if group[fi] && included[fi] && f.source == source {
+                    starts.entry(f.start_line).or_default().push(fi);
+                }
+            }
+            let mut numbers: Vec<u32> = lines.keys().chain(starts.keys()).copied().collect();
+            numbers.sort_unstable();
+            numbers.dedup();
+            let mut ordered = Vec::new();
+            for number in numbers {
+                for &fi in starts.get(&number).into_iter().flatten() {
+                    ordered.extend(group_lines.remove(&fi).into_iter().flatten());
+                }
+                if let Some(line) = lines.remove(&number) {
+                    ordered.push((number, line));
+                }
+            }
+            files.push(FilePlan {
+                source,
+                functions: functions
+                    .iter()
+                    .map(|f| (f.start_line, f.end_line))
+                    .collect(),
+                lines: ordered,
+            });
+        }
+        Plan { files }
     }
-    out
+
+    /// The lines of `file` with the counts of `solved` (indexed like the
+    /// notes' functions; `None` for those left out, or for no data).
+    pub fn lines<'a>(
+        &'a self,
+        notes: &'a Notes,
+        file: &'a FilePlan,
+        solved: &'a [Option<Solved>],
+    ) -> impl Iterator<Item = LineCount> + 'a {
+        let arc = move |(fi, a): ArcRef| solved[fi].as_ref().map_or(0, |s| s.arc[a]);
+        let block = move |(fi, b): BlockRef| solved[fi].as_ref().map_or(0, |s| s.block[b]);
+        file.lines.iter().map(move |(number, line)| {
+            let count = if line.blocks.is_empty() {
+                line.counted
+                    .iter()
+                    .fold(0i64, |t, &b| t.wrapping_add(block(b)))
+            } else {
+                let entered = line
+                    .entries
+                    .iter()
+                    .fold(0i64, |t, &a| t.wrapping_add(arc(a)));
+                let loops = if line.cyclic {
+                    cycles(notes, line, &arc)
+                } else {
+                    0
+                };
+                entered.wrapping_add(loops)
+            };
+            LineCount {
+                line: *number,
+                count: count.max(0) as u64,
+                branches: line
+                    .branches
+                    .iter()
+                    .map(|&a| arc(a).max(0) as u64)
+                    .collect(),
+            }
+        })
+    }
 }
 
 fn line_at<'a>(
@@ -134,6 +204,67 @@ fn line_at<'a>(
 ) -> &'a mut Line {
     let table = if own { group_lines } else { source_lines };
     table.entry(owner).or_default().entry(ln).or_default()
+}
+
+/// The entry arcs of a line and whether it can hold a loop.
+fn finish(notes: &Notes, line: &mut Line) {
+    for &(fi, b) in &line.blocks {
+        let f = &notes.functions[fi];
+        for &a in &f.blocks[b].pred {
+            if !line.blocks.contains(&(fi, f.arcs[a].src)) {
+                line.entries.push((fi, a));
+            }
+        }
+    }
+    line.cyclic = line.blocks.len() <= MAX_LINE_BLOCKS && has_cycle(notes, &line.blocks);
+}
+
+/// Whether arcs among `blocks` form a cycle (a depth-first search).
+fn has_cycle(notes: &Notes, blocks: &[BlockRef]) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let mut nodes: Vec<BlockRef> = blocks.to_vec();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let index = |b: BlockRef| nodes.binary_search(&b).ok();
+    let mut mark = vec![Mark::New; nodes.len()];
+    for root in 0..nodes.len() {
+        if mark[root] != Mark::New {
+            continue;
+        }
+        // (node, next successor to look at)
+        let mut stack = vec![(root, 0usize)];
+        mark[root] = Mark::Open;
+        while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+            let (fi, b) = nodes[v];
+            let f = &notes.functions[fi];
+            match f.blocks[b].succ.get(*next) {
+                Some(&a) => {
+                    *next += 1;
+                    let Some(w) = index((fi, f.arcs[a].dst)) else {
+                        continue;
+                    };
+                    match mark[w] {
+                        Mark::Open => return true,
+                        Mark::New => {
+                            mark[w] = Mark::Open;
+                            stack.push((w, 0));
+                        }
+                        Mark::Done => {}
+                    }
+                }
+                None => {
+                    mark[v] = Mark::Done;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Functions starting on the line of another (of the same file) keep
@@ -159,38 +290,6 @@ fn groups(notes: &Notes) -> Vec<bool> {
     group
 }
 
-/// The line as gcov prints it, if it exists.
-fn printed(
-    notes: &Notes,
-    solved: &[Option<Solved>],
-    number: u32,
-    line: &Line,
-) -> Option<LineCount> {
-    if !line.exists {
-        return None;
-    }
-    let count = if line.blocks.is_empty() {
-        line.count
-    } else {
-        accumulated(notes, solved, line)
-    };
-    let branches = line
-        .branches
-        .iter()
-        .filter(|&&(fi, a)| is_branch(&notes.functions[fi], a))
-        .map(|&(fi, a)| arc_count(solved, fi, a).max(0) as u64)
-        .collect();
-    Some(LineCount {
-        line: number,
-        count: count.max(0) as u64,
-        branches,
-    })
-}
-
-fn arc_count(solved: &[Option<Solved>], fi: usize, a: usize) -> i64 {
-    solved[fi].as_ref().map_or(0, |s| s.arc[a])
-}
-
 /// gcov leaves out an unconditional arc (the one non-fake arc of its
 /// block) and a call's arc to the exit for a call that does not return.
 fn is_branch(f: &Function, a: usize) -> bool {
@@ -206,35 +305,27 @@ fn is_branch(f: &Function, a: usize) -> bool {
     non_fake != 1 || arc.fake
 }
 
-/// What enters the line's blocks from elsewhere, plus its own loops.
-fn accumulated(notes: &Notes, solved: &[Option<Solved>], line: &Line) -> i64 {
-    let mut count = 0i64;
-    let mut cycle = CycleSearch {
+/// The count of the loops entirely on the line, as gcov's search finds
+/// them.
+fn cycles(notes: &Notes, line: &Line, arc: &dyn Fn(ArcRef) -> i64) -> i64 {
+    let mut search = CycleSearch {
         notes,
         line,
         cs: BTreeMap::new(),
         count: 0,
     };
     for &(fi, b) in &line.blocks {
-        let f = &notes.functions[fi];
-        for &a in &f.blocks[b].pred {
-            if !line.blocks.contains(&(fi, f.arcs[a].src)) {
-                count = count.wrapping_add(arc_count(solved, fi, a));
-            }
-        }
-        for &a in &f.blocks[b].succ {
-            cycle.cs.insert((fi, a), arc_count(solved, fi, a));
+        for &a in &notes.functions[fi].blocks[b].succ {
+            search.cs.insert((fi, a), arc((fi, a)));
         }
     }
-    if line.blocks.len() <= MAX_LINE_BLOCKS {
-        for &start in &line.blocks {
-            let mut path = Vec::new();
-            let mut blocked = Vec::new();
-            let mut lists = Vec::new();
-            cycle.circuit(start, start, &mut path, &mut blocked, &mut lists);
-        }
+    for &start in &line.blocks {
+        let mut path = Vec::new();
+        let mut blocked = Vec::new();
+        let mut lists = Vec::new();
+        search.circuit(start, start, &mut path, &mut blocked, &mut lists);
     }
-    count.wrapping_add(cycle.count)
+    search.count
 }
 
 /// gcov's search for the elementary cycles of a line's blocks (Hawick and
@@ -244,7 +335,7 @@ struct CycleSearch<'a> {
     notes: &'a Notes,
     line: &'a Line,
     /// The arcs' counts as the search takes cycles off them.
-    cs: BTreeMap<(usize, usize), i64>,
+    cs: BTreeMap<ArcRef, i64>,
     count: i64,
 }
 
@@ -270,7 +361,7 @@ impl CycleSearch<'_> {
         &mut self,
         v: BlockRef,
         start: BlockRef,
-        path: &mut Vec<(usize, usize)>,
+        path: &mut Vec<ArcRef>,
         blocked: &mut Vec<BlockRef>,
         lists: &mut Vec<Vec<BlockRef>>,
     ) -> bool {
@@ -305,7 +396,7 @@ impl CycleSearch<'_> {
         found
     }
 
-    fn take_cycle(&mut self, path: &[(usize, usize)]) {
+    fn take_cycle(&mut self, path: &[ArcRef]) {
         let least = path
             .iter()
             .map(|&(fi, a)| self.cs(fi, a))

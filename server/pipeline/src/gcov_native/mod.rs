@@ -23,44 +23,58 @@ use std::sync::{Arc, Mutex};
 /// The most a notes or data file may take; real ones take kilobytes.
 pub const FILE_LIMIT: u64 = 256 << 20;
 
-pub fn parse_notes(bytes: &[u8]) -> Result<Notes, FormatError> {
-    notes::parse(bytes)
+/// A notes file, parsed and planned: what every data file of its object
+/// is read against.
+pub struct Parsed {
+    pub notes: Notes,
+    plan: lines::Plan,
+    /// Each source's absolute path, as gcov resolves it.
+    paths: Vec<PathBuf>,
 }
 
-/// The coverage one data file of `notes`'s object records.
-pub fn coverage(notes: &Notes, data: &[u8]) -> Result<Coverage, FormatError> {
-    let counts = data::parse(data, notes)?;
-    let solved: Vec<_> = notes
+pub fn parse_notes(bytes: &[u8]) -> Result<Parsed, FormatError> {
+    let notes = notes::parse(bytes)?;
+    let plan = lines::Plan::new(&notes);
+    let cwd = Path::new(&notes.cwd);
+    let paths = notes
+        .sources
+        .iter()
+        .map(|s| normalize(&cwd.join(s)))
+        .collect();
+    Ok(Parsed { notes, plan, paths })
+}
+
+/// The coverage one data file of `parsed`'s object records.
+pub fn coverage(parsed: &Parsed, data: &[u8]) -> Result<Coverage, FormatError> {
+    let counts = data::parse(data, &parsed.notes)?;
+    let solved: Vec<_> = parsed
+        .notes
         .functions
         .iter()
         .map(|f| (!f.artificial).then(|| solve::solve(f, counts.get(&f.ident).map(Vec::as_slice))))
         .collect();
-    Ok(to_coverage(notes, &solved))
+    Ok(to_coverage(parsed, &solved))
 }
 
 /// Every line the object has code on, with count 0, as gcov reports a
 /// notes file without data.
-pub fn executable(notes: &Notes) -> Coverage {
-    let solved: Vec<_> = notes
-        .functions
-        .iter()
-        .map(|f| (!f.artificial).then(|| solve::solve(f, None)))
-        .collect();
-    to_coverage(notes, &solved)
+pub fn executable(parsed: &Parsed) -> Coverage {
+    let solved: Vec<_> = parsed.notes.functions.iter().map(|_| None).collect();
+    to_coverage(parsed, &solved)
 }
 
-fn to_coverage(notes: &Notes, solved: &[Option<solve::Solved>]) -> Coverage {
-    let cwd = Path::new(&notes.cwd);
+fn to_coverage(parsed: &Parsed, solved: &[Option<solve::Solved>]) -> Coverage {
     let mut coverage = Coverage::new();
-    for (source, file) in lines::file_lines(notes, solved) {
-        let path = normalize(&cwd.join(&notes.sources[source]));
-        let entry = coverage.entry(path).or_default();
-        for f in file.functions {
-            if !entry.functions.contains(&f) {
-                entry.functions.push(f);
+    for file in &parsed.plan.files {
+        let entry = coverage
+            .entry(parsed.paths[file.source].clone())
+            .or_default();
+        for f in &file.functions {
+            if !entry.functions.contains(f) {
+                entry.functions.push(*f);
             }
         }
-        for line in file.lines {
+        for line in parsed.plan.lines(&parsed.notes, file, solved) {
             let slot = entry.lines.entry(line.line).or_insert((0, Vec::new()));
             gcov::add_counts(slot, line.count, &line.branches);
         }
@@ -74,7 +88,7 @@ fn to_coverage(notes: &Notes, solved: &[Option<solve::Solved>]) -> Coverage {
 pub struct NotesCache {
     /// Notes files must lie below it.
     root: PathBuf,
-    parsed: Mutex<HashMap<PathBuf, Result<Arc<Notes>, String>>>,
+    parsed: Mutex<HashMap<PathBuf, Result<Arc<Parsed>, String>>>,
 }
 
 impl NotesCache {
@@ -87,7 +101,7 @@ impl NotesCache {
 
     /// The notes for `data_path`, or why there are none this reader can use
     /// (not yet built, outside the build, another gcc's).
-    pub fn for_data(&self, data_path: &Path) -> Result<Arc<Notes>, String> {
+    pub fn for_data(&self, data_path: &Path) -> Result<Arc<Parsed>, String> {
         let gcno = normalize(&data_path.with_extension("gcno"));
         if !gcno.starts_with(&self.root) {
             return Err(format!("{} is outside the build", gcno.display()));
@@ -97,7 +111,7 @@ impl NotesCache {
             return known.clone();
         }
         let notes = match faultlens_confine::read::read_regular(&gcno, FILE_LIMIT) {
-            Ok(bytes) => notes::parse(&bytes)
+            Ok(bytes) => parse_notes(&bytes)
                 .map(Arc::new)
                 .map_err(|e| format!("{}: {e}", gcno.display())),
             // Not there yet: a runner may build it while its tests run.
