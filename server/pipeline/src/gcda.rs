@@ -12,14 +12,18 @@
 //!
 //! Instead a few prefix trees are reused, one per test running at once
 //! ([`Prefixes`]): libgcov finds the directories there after the first
-//! test, and when a test ends its `.gcda` files are moved out
-//! ([`collect`]) to one flat directory, so the next test in that tree starts
-//! from no counters (libgcov adds to a `.gcda` it finds).
+//! test. When a test ends its `.gcda` files are read ([`gather`]) and
+//! emptied, so the next test in that tree starts from no counters (libgcov
+//! adds to a `.gcda` it finds, and writes an empty one afresh); files the
+//! native reader cannot read are moved out to one flat directory for gcov.
+//! The trees' directories are listed again only when their time changes.
 
 use crate::error::{PipelineError, Result};
 use crate::gcov::Coverage;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 /// One `.gcda` file a test wrote, kept for `gcov` to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,9 +50,30 @@ pub struct Gathered {
     pub unread: Vec<(PathBuf, String)>,
 }
 
+/// One reusable prefix tree and what its directories held when last read.
+pub struct Tree {
+    pub path: PathBuf,
+    listings: HashMap<PathBuf, Listing>,
+}
+
+/// A directory's entries as of its modification time.
+struct Listing {
+    modified: SystemTime,
+    /// Whether the listing may stand while the time is unchanged: not if
+    /// the directory changed so recently that a change within the same
+    /// clock tick would leave the time as it is.
+    settled: bool,
+    dirs: Vec<PathBuf>,
+    data: Vec<PathBuf>,
+}
+
+/// How long after its last change a directory's time can be trusted: the
+/// file system's clock ticks coarsely (a few milliseconds).
+const SETTLED: Duration = Duration::from_millis(50);
+
 /// The reusable prefix trees of a run.
 pub struct Prefixes {
-    free: Mutex<Vec<PathBuf>>,
+    free: Mutex<Vec<Tree>>,
 }
 
 impl Prefixes {
@@ -59,36 +84,116 @@ impl Prefixes {
             let prefix = dir.join(format!("w{w}"));
             std::fs::create_dir_all(&prefix)
                 .map_err(|e| PipelineError::io(format!("creating {}", prefix.display()), e))?;
-            free.push(prefix);
+            free.push(Tree {
+                path: prefix,
+                listings: HashMap::new(),
+            });
         }
         Ok(Prefixes {
             free: Mutex::new(free),
         })
     }
 
-    /// Runs `work` with a prefix no other test is using now.
-    pub fn with_one<T>(&self, work: impl FnOnce(&Path) -> T) -> T {
-        let prefix = self
+    /// Runs `work` with a prefix tree no other test is using now.
+    pub fn with_one<T>(&self, work: impl FnOnce(&mut Tree) -> T) -> T {
+        let mut tree = self
             .free
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .pop()
             .expect("one prefix per test running at once");
-        let value = work(&prefix);
+        let value = work(&mut tree);
         self.free
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(prefix);
+            .push(tree);
         value
     }
 }
 
-/// Reads every `.gcda` file below `prefix` with `read` (its path as the
+impl Tree {
+    /// The `.gcda` files below the prefix, sorted, each with the path its
+    /// object asked for. Only real directories are followed, and links are
+    /// removed: a test cannot make faultlens read or move anything of the
+    /// project's through a link, nor leave one that sends the next test's
+    /// counters elsewhere. A directory whose time is unchanged (and was
+    /// settled) is not read again: the tree is the same from test to test.
+    fn data_files(&mut self) -> Vec<(PathBuf, PathBuf)> {
+        let mut found = Vec::new();
+        let mut stack = vec![self.path.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(meta) = std::fs::symlink_metadata(&dir) else {
+                self.listings.remove(&dir);
+                continue;
+            };
+            let Ok(modified) = meta.modified() else {
+                continue;
+            };
+            if !meta.is_dir() {
+                continue;
+            }
+            let current = self
+                .listings
+                .get(&dir)
+                .is_some_and(|l| l.settled && l.modified == modified);
+            if !current {
+                self.listings.insert(dir.clone(), list(&dir, modified));
+            }
+            let listing = &self.listings[&dir];
+            stack.extend(listing.dirs.iter().cloned());
+            found.extend(listing.data.iter().cloned());
+        }
+        found.sort();
+        found
+            .into_iter()
+            .filter_map(|path| {
+                let below = path.strip_prefix(&self.path).ok()?;
+                let written_for = Path::new("/").join(below);
+                Some((path, written_for))
+            })
+            .collect()
+    }
+}
+
+/// Reads a directory: its subdirectories and `.gcda` files; links in it
+/// are removed.
+fn list(dir: &Path, modified: SystemTime) -> Listing {
+    let mut listing = Listing {
+        modified,
+        settled: SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age > SETTLED),
+        dirs: Vec::new(),
+        data: Vec::new(),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        listing.settled = false;
+        return listing;
+    };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            listing.dirs.push(path);
+        } else if kind.is_symlink() {
+            let _ = std::fs::remove_file(&path);
+            // Removing it changed the directory's time.
+            listing.settled = false;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "gcda") {
+            listing.data.push(path);
+        }
+    }
+    listing
+}
+
+/// Reads every `.gcda` file below the tree's prefix with `read` (its path as the
 /// object asked for it, and its bytes) and removes it; a file `read` cannot
 /// use, or every file when `keep_all`, is moved to `into/<tag>.<k>.gcda`
-/// instead (see [`collect`]).
+/// instead.
 pub fn gather(
-    prefix: &Path,
+    tree: &mut Tree,
     into: &Path,
     tag: usize,
     read: &ReadData<'_>,
@@ -96,7 +201,7 @@ pub fn gather(
 ) -> Result<Gathered> {
     let mut gathered = Gathered::default();
     let mut left = Vec::new();
-    for (path, written_for) in data_files(prefix) {
+    for (path, written_for) in tree.data_files() {
         let bytes = faultlens_confine::read_regular_no_link(&path, crate::gcov_native::FILE_LIMIT)
             .map_err(|e| e.to_string());
         if bytes.as_ref().is_ok_and(|b| b.is_empty()) {
@@ -133,36 +238,6 @@ fn empty(path: &Path) -> Result<()> {
         .map_err(|e| PipelineError::io(format!("emptying {}", path.display()), e))
 }
 
-/// Moves every `.gcda` file below `prefix` to `into/<tag>.<k>.gcda`. Only
-/// regular files and real directories are followed, and links are removed:
-/// a test cannot make this move anything of the project's through a link,
-/// nor leave one that sends the next test's counters elsewhere.
-pub fn collect(prefix: &Path, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
-    keep(data_files(prefix), into, tag)
-}
-
-/// The `.gcda` files below `prefix`, sorted, each with the path its object
-/// asked for; links found on the way are removed.
-fn data_files(prefix: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let mut found = Vec::new();
-    crate::build::walk(prefix, |path, kind| {
-        if kind.is_file() && path.extension().is_some_and(|e| e == "gcda") {
-            found.push(path)
-        } else if kind.is_symlink() {
-            let _ = std::fs::remove_file(&path);
-        }
-    });
-    found.sort();
-    found
-        .into_iter()
-        .filter_map(|path| {
-            let below = path.strip_prefix(prefix).ok()?;
-            let written_for = Path::new("/").join(below);
-            Some((path, written_for))
-        })
-        .collect()
-}
-
 fn keep(files: Vec<(PathBuf, PathBuf)>, into: &Path, tag: usize) -> Result<Vec<DataFile>> {
     let mut kept = Vec::with_capacity(files.len());
     for (k, (path, written_for)) in files.into_iter().enumerate() {
@@ -187,35 +262,83 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_are_moved_out_and_the_tree_stays_for_the_next_test() {
+    fn counters_are_read_or_moved_out_and_the_tree_stays_for_the_next_test() {
         let dir = tempfile::tempdir().unwrap();
         let prefixes = Prefixes::create(&dir.path().join("runs"), 1).unwrap();
         let into = dir.path().join("kept");
         std::fs::create_dir_all(&into).unwrap();
-        let collected = prefixes.with_one(|prefix| {
-            let deep = prefix.join("p/build/src");
+        let unreadable = |_: &Path, _: &[u8]| Err("not read".to_string());
+        let first = prefixes.with_one(|tree| {
+            let deep = tree.path.join("p/build/src");
             std::fs::create_dir_all(&deep).unwrap();
             std::fs::write(deep.join("a.gcda"), b"counts").unwrap();
             std::fs::write(deep.join("a.gcno"), b"not data").unwrap();
-            std::os::unix::fs::symlink(dir.path(), prefix.join("link")).unwrap();
-            collect(prefix, &into, 7).unwrap()
+            std::os::unix::fs::symlink(dir.path(), tree.path.join("link")).unwrap();
+            gather(tree, &into, 7, &unreadable, false).unwrap()
         });
         assert_eq!(
-            collected,
+            first.kept,
             [DataFile {
                 written_for: PathBuf::from("/p/build/src/a.gcda"),
                 kept_at: into.join("7.0.gcda"),
             }]
         );
+        assert_eq!(first.unread.len(), 1);
         assert_eq!(std::fs::read(into.join("7.0.gcda")).unwrap(), b"counts");
-        prefixes.with_one(|prefix| {
-            assert!(prefix.join("p/build/src").is_dir(), "the tree is reused");
-            assert!(!prefix.join("p/build/src/a.gcda").exists());
+        let read = |_: &Path, bytes: &[u8]| {
+            assert_eq!(bytes, b"again");
+            Ok(Coverage::new())
+        };
+        prefixes.with_one(|tree| {
+            let src = tree.path.join("p/build/src");
+            assert!(src.is_dir(), "the tree is reused");
+            assert!(!src.join("a.gcda").exists());
             assert!(
-                std::fs::symlink_metadata(prefix.join("link")).is_err(),
+                std::fs::symlink_metadata(tree.path.join("link")).is_err(),
                 "the link a test left is gone"
             );
-            assert!(collect(prefix, &into, 8).unwrap().is_empty());
+            assert!(gather(tree, &into, 8, &unreadable, false)
+                .unwrap()
+                .kept
+                .is_empty());
+            // A file a later test writes is found, read and emptied.
+            std::fs::write(src.join("b.gcda"), b"again").unwrap();
+            let second = gather(tree, &into, 9, &read, false).unwrap();
+            assert!(second.kept.is_empty() && second.unread.is_empty());
+            assert_eq!(std::fs::read(src.join("b.gcda")).unwrap(), b"");
+            // Emptied files are not a test's: nothing to read.
+            assert!(gather(tree, &into, 10, &unreadable, false)
+                .unwrap()
+                .unread
+                .is_empty());
+        });
+    }
+
+    #[test]
+    fn a_settled_directory_is_not_read_again_and_a_changed_one_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefixes = Prefixes::create(dir.path(), 1).unwrap();
+        prefixes.with_one(|tree| {
+            let obj = tree.path.join("obj");
+            std::fs::create_dir_all(&obj).unwrap();
+            std::fs::write(obj.join("a.gcda"), b"1").unwrap();
+            std::thread::sleep(SETTLED * 2);
+            assert_eq!(tree.data_files().len(), 1);
+            assert!(tree.listings[&obj].settled);
+            // A new file changes the directory's time: it is read again.
+            std::fs::write(obj.join("b.gcda"), b"2").unwrap();
+            let names: Vec<_> = tree.data_files().into_iter().map(|(_, w)| w).collect();
+            assert_eq!(
+                names,
+                [PathBuf::from("/obj/a.gcda"), PathBuf::from("/obj/b.gcda")]
+            );
+            assert!(!tree.listings[&obj].settled, "changed just now");
+            std::fs::write(obj.join("c.gcda"), b"3").unwrap();
+            assert_eq!(
+                tree.data_files().len(),
+                3,
+                "an unsettled listing is read again"
+            );
         });
     }
 }

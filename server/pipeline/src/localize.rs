@@ -325,9 +325,9 @@ fn run_all(
     let finished_count = AtomicUsize::new(0);
     let mut executions = parallel(specs.len(), jobs, cancel, |i| {
         let (execution, data) = match &trees {
-            Some(trees) => trees.with_one(|prefix| {
-                let execution = execute(&specs[i], prefix, limit(&specs[i]), cancel, scope);
-                let gathered = gcda::gather(prefix, &runs_dir, i, &read_now, reader.keeps_all());
+            Some(trees) => trees.with_one(|tree| {
+                let execution = execute(&specs[i], &tree.path, limit(&specs[i]), cancel, scope);
+                let gathered = gcda::gather(tree, &runs_dir, i, &read_now, reader.keeps_all());
                 (execution, gathered)
             }),
             None => {
