@@ -187,3 +187,56 @@ fn changed_meson_setup_arguments_set_the_build_up_again() {
         .unwrap();
     assert_eq!(level["value"], "3");
 }
+
+/// `[build] sources`: an unchanged build is reused, as make would; an
+/// edited source or header builds again.
+#[test]
+fn an_unchanged_sources_build_is_reused_and_an_edit_builds_again() {
+    let dir = fixture("multi-file-helper");
+    let program = dir.path().join(".faultlens/build/roman");
+    let failed = |doc: &serde_json::Value| doc["tests"]["failed"].as_u64().unwrap();
+    let first = localize_json(dir.path(), &["--top", "0"]);
+    assert!(failed(&first) > 0);
+    let built = std::fs::metadata(&program).unwrap().modified().unwrap();
+    // Inputs must be older than the build for its stamp to be kept.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = localize_json(dir.path(), &["--top", "0"]);
+    let stamp = dir.path().join(".faultlens/build/stamp.json");
+    assert!(stamp.exists(), "settled inputs: the build is recorded");
+    let reused = std::fs::metadata(&program).unwrap().modified().unwrap();
+    let again = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(failed(&again), failed(&first));
+    assert_eq!(
+        std::fs::metadata(&program).unwrap().modified().unwrap(),
+        reused,
+        "nothing changed: not built again"
+    );
+    // The fix, in the source: every test passes, so it was compiled.
+    let source = dir.path().join("roman.c");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[18] = "        while (n >= numerals[i].value) {";
+    std::fs::write(&source, lines.join("\n") + "\n").unwrap();
+    let fixed = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    assert!(
+        stderr(&fixed).contains("tests passed"),
+        "{}",
+        stderr(&fixed)
+    );
+    assert_ne!(
+        std::fs::metadata(&program).unwrap().modified().unwrap(),
+        built
+    );
+    // A header edit (a declaration that breaks the build) is seen too.
+    let header = dir.path().join("roman.h");
+    let mut text = std::fs::read_to_string(&header).unwrap();
+    text.push_str("\n#error the header changed\n");
+    std::fs::write(&header, text).unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the header changed"),
+        "{}",
+        stderr(&out)
+    );
+}

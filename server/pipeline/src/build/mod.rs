@@ -10,6 +10,7 @@ mod cmake;
 pub mod diagnostics;
 pub mod make_check;
 mod meson;
+mod reuse;
 mod runtime;
 mod sources;
 mod user_command;

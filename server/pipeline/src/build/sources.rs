@@ -1,6 +1,6 @@
 //! `[build] sources`: faultlens compiles and links the program itself.
 
-use super::{coverage_flags, failed, Built};
+use super::{coverage_flags, failed, reuse, Built};
 use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
@@ -21,8 +21,7 @@ pub fn build(
     let sources = project.config.build.sources.clone().unwrap_or_default();
     let work = project.work()?;
     let build_dir = work.dir("build")?;
-    // Old notes would describe files that are no longer compiled.
-    let obj_dir = work.fresh_dir("build/obj")?;
+    let obj_dir = work.dir("build/obj")?;
     let paths = PathMap::new(root.clone(), None);
     let config_path = root.join(crate::config::CONFIG_FILE);
 
@@ -68,34 +67,9 @@ pub fn build(
             message: format!("[build] sources lists {source:?}: {e}"),
         })?;
         let object = obj_dir.join(format!("{}.o", relative.display()));
-        if let Some(parent) = object.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
-        }
         objects.push(object.clone());
         jobs_list.push((absolute, object));
     }
-
-    let compile = |(source, object): &(std::path::PathBuf, std::path::PathBuf)| -> Result<()> {
-        let mut cmd = Command::new(&tools.cc);
-        cmd.arg("-c")
-            .args(coverage_flags(project).0.split_whitespace())
-            .args(&project.config.build.cflags)
-            .arg(source)
-            .arg("-o")
-            .arg(object);
-        let step = run_step(cmd, root, &[], steps)?;
-        if !step.success {
-            return Err(failed(
-                &format!("compiling {} failed:", source.display()),
-                &step.output,
-                root,
-                &paths,
-            ));
-        }
-        Ok(())
-    };
-    run_parallel(&jobs_list, jobs, compile)?;
 
     let program_name = project
         .config
@@ -109,6 +83,68 @@ pub fn build(
             message: format!("[build] program = {program_name:?}: {e}"),
         }
     })?);
+    let built = Built {
+        program: Some(program.clone()),
+        run_dir: root.clone(),
+        notes_dir: obj_dir.clone(),
+        cmake_dir: None,
+        paths: paths.clone(),
+        env,
+    };
+    let runtime_key = std::fs::read_to_string(runtime.with_extension("key")).unwrap_or_default();
+    let key = reuse::key(&[
+        &tools.cc,
+        coverage_flags(project).0,
+        coverage_flags(project).1,
+        &project.config.build.cflags.join("\0"),
+        &project.config.build.ldflags.join("\0"),
+        &sources.join("\0"),
+        &program.to_string_lossy(),
+        &runtime.to_string_lossy(),
+        &runtime_key,
+    ]);
+    let mut outputs = objects.clone();
+    outputs.extend(objects.iter().map(|o| o.with_extension("gcno")));
+    outputs.push(program.clone());
+    if reuse::current(&build_dir, &key, &outputs) {
+        return Ok(built);
+    }
+    reuse::forget(&build_dir);
+    let started = std::time::SystemTime::now();
+    // Old notes would describe files that are no longer compiled.
+    work.fresh_dir("build/obj")?;
+    for object in &objects {
+        if let Some(parent) = object.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
+        }
+    }
+
+    let compile = |(source, object): &(std::path::PathBuf, std::path::PathBuf)| -> Result<()> {
+        let mut cmd = Command::new(&tools.cc);
+        cmd.arg("-c")
+            .args(coverage_flags(project).0.split_whitespace())
+            .args(&project.config.build.cflags)
+            .arg(source)
+            .arg("-o")
+            .arg(object)
+            // The files it reads, for reusing the build while they stay.
+            .arg("-MD")
+            .arg("-MF")
+            .arg(object.with_extension("d"));
+        let step = run_step(cmd, root, &[], steps)?;
+        if !step.success {
+            return Err(failed(
+                &format!("compiling {} failed:", source.display()),
+                &step.output,
+                root,
+                &paths,
+            ));
+        }
+        Ok(())
+    };
+    run_parallel(&jobs_list, jobs, compile)?;
+
     if let Some(parent) = program.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| PipelineError::io(format!("creating {}", parent.display()), e))?;
@@ -124,14 +160,9 @@ pub fn build(
     if !step.success {
         return Err(failed("linking failed:", &step.output, root, &paths));
     }
-    Ok(Built {
-        program: Some(program),
-        run_dir: root.clone(),
-        notes_dir: obj_dir,
-        cmake_dir: None,
-        paths,
-        env,
-    })
+    let lists: Vec<_> = objects.iter().map(|o| o.with_extension("d")).collect();
+    reuse::record(&build_dir, &key, &lists, root, started);
+    Ok(built)
 }
 
 /// Runs `work` over `items` on up to `jobs` threads; the first error wins.
