@@ -2,9 +2,10 @@
 //! one process per test, coverage read as each test ends, ranking, the
 //! results written) against building the same program without coverage and
 //! running the same tests, checking their output, with the same
-//! parallelism. Both measured in this one run: medians of interleaved
-//! repetitions, then ten `localize` runs back to back (a run must not make
-//! the next one slower). The suite is `compact-suite`'s program with its
+//! parallelism (also against the tests alone, without their build). All
+//! measured in this one run: medians of interleaved repetitions, then ten
+//! `localize` runs back to back (a run must not make the next one slower),
+//! then ten plain runs for the machine's own spread. The suite is `compact-suite`'s program with its
 //! table of cases repeated to 1,740 quick tests.
 
 // The end-to-end tests' helpers (a fixture copy that leaves `.faultlens/` out).
@@ -30,7 +31,9 @@ const TABLE_COPIES: usize = 7;
 
 /// Builds without coverage and runs every test, checking stdout as a plain
 /// test runner would.
-fn plain_run(project: &Project, jobs: usize) -> Duration {
+/// Builds without coverage, runs every test; the whole time and the time
+/// of the tests alone.
+fn plain_run(project: &Project, jobs: usize) -> (Duration, Duration) {
     let start = Instant::now();
     let program = project.root.join("plain-prog");
     let sources = project.config.build.sources.clone().unwrap();
@@ -44,6 +47,7 @@ fn plain_run(project: &Project, jobs: usize) -> Duration {
         .status()
         .unwrap();
     assert!(status.success());
+    let tests_start = Instant::now();
     let specs = discover_declared(project, DEFAULT_TIMEOUT)
         .unwrap()
         .unwrap();
@@ -62,6 +66,7 @@ fn plain_run(project: &Project, jobs: usize) -> Duration {
                     .current_dir(&spec.cwd)
                     .stdin(Stdio::piped())
                     .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
                     .spawn()
                     .unwrap();
                 let mut stdin = child.stdin.take().unwrap();
@@ -75,7 +80,7 @@ fn plain_run(project: &Project, jobs: usize) -> Duration {
         }
     });
     std::hint::black_box(passed.load(Ordering::Relaxed));
-    start.elapsed()
+    (start.elapsed(), tests_start.elapsed())
 }
 
 fn faultlens_run(root: &Path) -> Duration {
@@ -127,12 +132,14 @@ fn main() {
         .unwrap()
         .len();
 
-    let (mut plain, mut lens) = (Vec::new(), Vec::new());
+    let (mut plain, mut tests_alone, mut lens) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..REPEATS {
-        plain.push(plain_run(&project, jobs));
+        let (whole, alone) = plain_run(&project, jobs);
+        plain.push(whole);
+        tests_alone.push(alone);
         lens.push(faultlens_run(dir.path()));
     }
-    let (p, l) = (median(plain), median(lens));
+    let (p, a, l) = (median(plain), median(tests_alone), median(lens));
     println!(
         "suite: {FIXTURE}'s program, {tests} tests, {jobs} jobs, {REPEATS} interleaved repetitions"
     );
@@ -141,12 +148,17 @@ fn main() {
         seconds(&p) * 1e3
     );
     println!(
+        "plain tests alone:        median {:>7.1} ms",
+        seconds(&a) * 1e3
+    );
+    println!(
         "faultlens localize:       median {:>7.1} ms",
         seconds(&l) * 1e3
     );
     println!(
-        "ratio localize / plain:   {:.2}×",
-        seconds(&l) / seconds(&p)
+        "ratio localize / plain:   {:.2}× (build + tests), {:.2}× (tests alone)",
+        seconds(&l) / seconds(&p),
+        seconds(&l) / seconds(&a)
     );
     println!(
         "per test, localize:       {:.3} ms",
@@ -156,19 +168,27 @@ fn main() {
     let runs: Vec<Duration> = (0..BACK_TO_BACK)
         .map(|_| faultlens_run(dir.path()))
         .collect();
+    let plains: Vec<Duration> = (0..BACK_TO_BACK)
+        .map(|_| plain_run(&project, jobs).0)
+        .collect();
+    let spread = |v: &[Duration]| {
+        let (least, most) = (v.iter().min().unwrap(), v.iter().max().unwrap());
+        seconds(most) / seconds(least)
+    };
     let listed: Vec<String> = runs
         .iter()
         .map(|d| format!("{:.0}", seconds(d) * 1e3))
         .collect();
-    let (least, most) = (runs.iter().min().unwrap(), runs.iter().max().unwrap());
     println!(
-        "{BACK_TO_BACK} back-to-back runs (ms): {}",
+        "{BACK_TO_BACK} back-to-back localize runs (ms): {}",
         listed.join(", ")
     );
     println!(
-        "back to back: median {:.1} ms, slowest / fastest {:.2}×, last / first {:.2}×",
+        "back to back: median {:.1} ms, slowest / fastest {:.2}×, last / first {:.2}×; \
+         {BACK_TO_BACK} plain runs after them: slowest / fastest {:.2}× (the machine's own spread)",
         seconds(&median(runs.clone())) * 1e3,
-        seconds(most) / seconds(least),
-        seconds(&runs[BACK_TO_BACK - 1]) / seconds(&runs[0])
+        spread(&runs),
+        seconds(&runs[BACK_TO_BACK - 1]) / seconds(&runs[0]),
+        spread(&plains)
     );
 }
