@@ -202,17 +202,27 @@ pub fn gather(
     let mut gathered = Gathered::default();
     let mut left = Vec::new();
     for (path, written_for) in tree.data_files() {
-        let bytes = faultlens_confine::read_regular_no_link(&path, crate::gcov_native::FILE_LIMIT)
-            .map_err(|e| e.to_string());
-        if bytes.as_ref().is_ok_and(|b| b.is_empty()) {
+        let mut file = match open_data(&path) {
+            Ok(file) => file,
+            Err(why) => {
+                gathered.unread.push((written_for.clone(), why));
+                left.push((path, written_for));
+                continue;
+            }
+        };
+        if file.bytes.is_empty() {
             // Emptied after an earlier test; this one did not write it.
             continue;
         }
-        match bytes.and_then(|bytes| read(&written_for, &bytes)) {
+        match read(&written_for, &file.bytes) {
             Ok(coverage) => {
-                crate::gcov::merge_into(&mut gathered.read, coverage);
+                if gathered.read.is_empty() {
+                    gathered.read = coverage;
+                } else {
+                    crate::gcov::merge_into(&mut gathered.read, coverage);
+                }
                 if !keep_all {
-                    empty(&path)?;
+                    file.empty()?;
                     continue;
                 }
             }
@@ -224,18 +234,55 @@ pub fn gather(
     Ok(gathered)
 }
 
-/// Empties a counter file that was read: left as it was it would be added
-/// to the next test's, and libgcov writes an empty one afresh. Emptied
-/// rather than removed: ext4 avoids reusing a freed inode for a while, so
-/// a new file per test made every test (and every run) slower.
-fn empty(path: &Path) -> Result<()> {
+/// A counter file, open and read.
+struct OpenData {
+    path: PathBuf,
+    handle: std::fs::File,
+    bytes: Vec<u8>,
+}
+
+/// Opens a counter file for reading and emptying (never through a link),
+/// and reads it whole, within the reader's limit.
+fn open_data(path: &Path) -> std::result::Result<OpenData, String> {
+    use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
+    let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+    let handle = std::fs::OpenOptions::new()
+        .read(true)
         .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
-        .and_then(|f| f.set_len(0))
-        .map_err(|e| PipelineError::io(format!("emptying {}", path.display()), e))
+        .map_err(describe)?;
+    let meta = handle.metadata().map_err(describe)?;
+    if !meta.is_file() || meta.len() > crate::gcov_native::FILE_LIMIT {
+        return Err(format!(
+            "{} is not a regular file of at most {} MiB",
+            path.display(),
+            crate::gcov_native::FILE_LIMIT >> 20
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    (&handle)
+        .take(crate::gcov_native::FILE_LIMIT)
+        .read_to_end(&mut bytes)
+        .map_err(describe)?;
+    Ok(OpenData {
+        path: path.to_path_buf(),
+        handle,
+        bytes,
+    })
+}
+
+impl OpenData {
+    /// Empties the file that was read: left as it was it would be added to
+    /// the next test's, and libgcov writes an empty one afresh. Emptied
+    /// rather than removed: ext4 avoids reusing a freed inode for a while,
+    /// so a new file per test made every test (and every run) slower.
+    fn empty(&mut self) -> Result<()> {
+        self.handle
+            .set_len(0)
+            .map_err(|e| PipelineError::io(format!("emptying {}", self.path.display()), e))
+    }
 }
 
 fn keep(files: Vec<(PathBuf, PathBuf)>, into: &Path, tag: usize) -> Result<Vec<DataFile>> {

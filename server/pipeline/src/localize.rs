@@ -459,14 +459,37 @@ fn assemble(
         &to_relative,
         digests,
     );
-    let tests = specs
-        .iter()
-        .zip(finished)
-        .map(|(spec, f)| {
-            let coverage = table.coverage_of(&f.coverage, &to_relative);
-            record(spec, f, built, coverage, project.kind)
-        })
-        .collect();
+    // Each test's record on its own: the machine's cores share them.
+    let pairs: Vec<(&TestSpec, Finished)> = specs.iter().zip(finished).collect();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = pairs.len().div_ceil(workers).max(1);
+    let mut chunks: Vec<Vec<(&TestSpec, Finished)>> = Vec::new();
+    let mut rest = pairs;
+    while !rest.is_empty() {
+        let tail = rest.split_off(chunk.min(rest.len()));
+        chunks.push(std::mem::replace(&mut rest, tail));
+    }
+    let tests = std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let (table, to_relative) = (&table, &to_relative);
+                scope.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|(spec, f)| {
+                            let coverage = table.coverage_of(&f.coverage, to_relative);
+                            record(spec, f, built, coverage, project.kind)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a record is made without panicking"))
+            .collect()
+    });
     Ok(RunResults {
         format_version: FORMAT_VERSION,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),

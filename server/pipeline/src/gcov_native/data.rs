@@ -21,12 +21,6 @@ pub fn parse(bytes: &[u8], notes: &Notes) -> Result<Counts, FormatError> {
         ));
     }
     let _checksum = r.word()?;
-    let idents: HashMap<u32, usize> = notes
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.ident, i))
-        .collect();
     let mut counts = Counts::new();
     let mut current = None;
     while let Some(Record {
@@ -37,7 +31,7 @@ pub fn parse(bytes: &[u8], notes: &Notes) -> Result<Counts, FormatError> {
     {
         if tag == TAG_FUNCTION && data.remaining() == 12 {
             let ident = data.word()?;
-            current = idents.get(&ident).map(|&i| &notes.functions[i]);
+            current = notes.by_ident(ident);
             if let Some(f) = current {
                 if data.word()? != f.lineno_checksum || data.word()? != f.cfg_checksum {
                     return Err(FormatError::Corrupt(

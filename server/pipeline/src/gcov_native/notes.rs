@@ -3,6 +3,7 @@
 //! reads them.
 
 use super::format::*;
+use std::collections::HashMap;
 
 /// An arc of a function's flow graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +58,14 @@ pub struct Notes {
     /// Source names as gcc wrote them, indexed by [`Location::source`].
     pub sources: Vec<String>,
     pub functions: Vec<Function>,
+    /// Function ident → index into `functions`.
+    idents: HashMap<u32, usize>,
+}
+
+impl Notes {
+    pub fn by_ident(&self, ident: u32) -> Option<&Function> {
+        self.idents.get(&ident).map(|&i| &self.functions[i])
+    }
 }
 
 /// Far more than any real function has; a file claiming more is corrupt
@@ -74,6 +83,7 @@ pub fn parse(bytes: &[u8]) -> Result<Notes, FormatError> {
         cwd,
         sources: Vec::new(),
         functions: Vec::new(),
+        idents: HashMap::new(),
     };
     // A LINES record names a file only when it changes, even across blocks.
     let mut current_source = None;
@@ -112,6 +122,12 @@ pub fn parse(bytes: &[u8]) -> Result<Notes, FormatError> {
     for f in &mut notes.functions {
         order_successors(f);
     }
+    notes.idents = notes
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.ident, i))
+        .collect();
     Ok(notes)
 }
 
