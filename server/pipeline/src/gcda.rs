@@ -58,18 +58,36 @@ pub struct Tree {
 
 /// A directory's entries as of its modification time.
 struct Listing {
-    modified: SystemTime,
-    /// Whether the listing may stand while the time is unchanged: not if
+    changed: Changed,
+    /// Whether the listing may stand while the times are unchanged: not if
     /// the directory changed so recently that a change within the same
-    /// clock tick would leave the time as it is.
+    /// clock tick would leave its times as they are.
     settled: bool,
     dirs: Vec<PathBuf>,
     data: Vec<PathBuf>,
 }
 
-/// How long after its last change a directory's time can be trusted: the
-/// file system's clock ticks coarsely (a few milliseconds).
+/// A directory's modification and change times (s, ns). The change time
+/// also moves when a program sets the modification time back, which it
+/// cannot set itself.
+type Changed = (i64, i64, i64, i64);
+
+fn changed(meta: &std::fs::Metadata) -> Changed {
+    use std::os::unix::fs::MetadataExt;
+    (
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    )
+}
+
+/// How long after its last change a directory's times can be trusted on a
+/// file system that keeps them to the nanosecond (its clock ticks every few
+/// milliseconds); where they are whole seconds (times with no nanoseconds),
+/// [`SETTLED_COARSE`].
 const SETTLED: Duration = Duration::from_millis(50);
+const SETTLED_COARSE: Duration = Duration::from_secs(2);
 
 /// The reusable prefix trees of a run.
 pub struct Prefixes {
@@ -126,18 +144,16 @@ impl Tree {
                 self.listings.remove(&dir);
                 continue;
             };
-            let Ok(modified) = meta.modified() else {
-                continue;
-            };
             if !meta.is_dir() {
                 continue;
             }
+            let times = changed(&meta);
             let current = self
                 .listings
                 .get(&dir)
-                .is_some_and(|l| l.settled && l.modified == modified);
+                .is_some_and(|l| l.settled && l.changed == times);
             if !current {
-                self.listings.insert(dir.clone(), list(&dir, modified));
+                self.listings.insert(dir.clone(), list(&dir, times));
             }
             let listing = &self.listings[&dir];
             stack.extend(listing.dirs.iter().cloned());
@@ -157,12 +173,22 @@ impl Tree {
 
 /// Reads a directory: its subdirectories and `.gcda` files; links in it
 /// are removed.
-fn list(dir: &Path, modified: SystemTime) -> Listing {
+fn list(dir: &Path, times: Changed) -> Listing {
+    let (m, m_ns, c, c_ns) = times;
+    let at = |s: i64, ns: i64| {
+        SystemTime::UNIX_EPOCH + Duration::new(s.max(0) as u64, ns.clamp(0, 999_999_999) as u32)
+    };
+    let last = at(m, m_ns).max(at(c, c_ns));
+    let needed = if m_ns == 0 && c_ns == 0 {
+        SETTLED_COARSE
+    } else {
+        SETTLED
+    };
     let mut listing = Listing {
-        modified,
+        changed: times,
         settled: SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age > SETTLED),
+            .duration_since(last)
+            .is_ok_and(|age| age > needed),
         dirs: Vec::new(),
         data: Vec::new(),
     };
@@ -202,8 +228,16 @@ pub fn gather(
     let mut gathered = Gathered::default();
     let mut left = Vec::new();
     for (path, written_for) in tree.data_files() {
+        // Emptied after an earlier test, this test did not write it: one
+        // look at its size, not an open, since a tree keeps every object's
+        // file that any earlier test wrote.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            continue;
+        }
         let mut file = match open_data(&path) {
             Ok(file) => file,
+            // Gone since the directory was listed: not this test's.
+            Err(why) if why.ends_with(NOT_FOUND) => continue,
             Err(why) => {
                 gathered.unread.push((written_for.clone(), why));
                 left.push((path, written_for));
@@ -230,9 +264,15 @@ pub fn gather(
         }
         left.push((path, written_for));
     }
+    if !left.is_empty() {
+        // Moving files out changes their directories.
+        tree.listings.clear();
+    }
     gathered.kept = keep(left, into, tag)?;
     Ok(gathered)
 }
+
+const NOT_FOUND: &str = "it is not there";
 
 /// A counter file, open and read.
 struct OpenData {
@@ -246,7 +286,10 @@ struct OpenData {
 fn open_data(path: &Path) -> std::result::Result<OpenData, String> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+    let describe = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{}: {NOT_FOUND}", path.display()),
+        _ => format!("{}: {e}", path.display()),
+    };
     let handle = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -278,10 +321,17 @@ impl OpenData {
     /// the next test's, and libgcov writes an empty one afresh. Emptied
     /// rather than removed: ext4 avoids reusing a freed inode for a while,
     /// so a new file per test made every test (and every run) slower.
+    /// A file with other names (hard links) is removed instead: emptying
+    /// it would empty them too.
     fn empty(&mut self) -> Result<()> {
-        self.handle
-            .set_len(0)
-            .map_err(|e| PipelineError::io(format!("emptying {}", self.path.display()), e))
+        use std::os::unix::fs::MetadataExt;
+        let linked = self.handle.metadata().is_ok_and(|m| m.nlink() > 1);
+        let outcome = if linked {
+            std::fs::remove_file(&self.path)
+        } else {
+            self.handle.set_len(0)
+        };
+        outcome.map_err(|e| PipelineError::io(format!("emptying {}", self.path.display()), e))
     }
 }
 

@@ -21,6 +21,7 @@ pub mod paths;
 pub mod process;
 mod pump;
 pub mod shadow;
+pub mod spawn;
 pub mod toolchain;
 pub mod verdict;
 

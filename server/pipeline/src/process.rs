@@ -2,9 +2,9 @@
 //! runner's list command), and the guarantee that nothing it started
 //! outlives it.
 //!
-//! - Each process starts in a process group of its own, so the whole group
-//!   can be signalled, and with `posix_spawn` (no code runs between fork
-//!   and exec), so faultlens's memory is not copied for every test.
+//! - Each process starts in a session of its own, so its whole group can
+//!   be signalled and it has no terminal, with `posix_spawn` (`spawn.rs`),
+//!   so faultlens's memory is not copied for every test.
 //! - Each carries a marker in its environment (`FAULTLENS_PROCESS=owner/
 //!   run/seq`) that its descendants inherit, also those that start a
 //!   session of their own to escape the group. Scanning `/proc` for the
@@ -19,6 +19,7 @@
 //!   its output open, and the reading of that output.
 
 use crate::pump::Pump;
+use crate::spawn::spawn;
 use faultlens_cancel::CancelToken;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -129,22 +130,15 @@ pub fn run(job: Job) -> Ended {
         scope,
     } = job;
     let marker = scope.marker();
-    command
-        .env(MARKER, &marker)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // A process group of its own: one signal reaches the whole group, and a
-    // terminal's Ctrl-C reaches only faultlens, which stops it. Nothing runs
-    // between fork and exec, so the standard library starts the process
-    // with posix_spawn (vfork): a fork would copy faultlens's page tables
-    // for every test, a fifth of a large suite's run. If faultlens is
-    // killed outright the watchdog kills the process (see above).
-    command.process_group(0);
-
+    // Its standard streams are always pipes (`spawn.rs`).
+    command.env(MARKER, &marker);
+    // A session of its own (`spawn.rs`): one signal reaches its whole
+    // group, a terminal's Ctrl-C reaches only faultlens, which stops it,
+    // and it has no terminal to stop on. If faultlens is killed outright
+    // the watchdog kills the process (see above).
     let started = Instant::now();
     let deadline = started + timeout;
-    let mut child = match command.spawn() {
+    let mut child = match spawn(&command) {
         Ok(child) => child,
         Err(e) => {
             return Ended {
@@ -154,7 +148,7 @@ pub fn run(job: Job) -> Ended {
             }
         }
     };
-    let pid = child.id() as i32;
+    let pid = child.pid;
 
     let mut pump = Pump::new(&mut child, stdin, output_limit);
 
@@ -175,7 +169,11 @@ pub fn run(job: Job) -> Ended {
                     signal_group(pid, libc::SIGKILL);
                 }
                 Ok(None) => {}
-                Err(_) => exited = true,
+                Err(_) => {
+                    exited = true;
+                    pump.exited();
+                    signal_group(pid, libc::SIGKILL);
+                }
             }
         }
         let output_open = pump.output_open();

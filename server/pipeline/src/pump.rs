@@ -4,8 +4,8 @@
 //! through a pidfd. A thread per pipe and one to wait cost more than a
 //! quick test itself (four thread starts and ends per test).
 
+use crate::spawn::Spawned;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::process::Child;
 use std::time::Duration;
 
 /// One output pipe and what was kept of it.
@@ -76,13 +76,9 @@ pub struct Pump {
 }
 
 impl Pump {
-    /// Takes the child's pipes; `input` is written to its stdin.
-    pub fn new(child: &mut Child, input: Vec<u8>, limit: usize) -> Pump {
-        let stdin = child
-            .stdin
-            .take()
-            .map(OwnedFd::from)
-            .filter(|_| !input.is_empty());
+    /// Takes the process's pipes; `input` is written to its stdin.
+    pub fn new(process: &mut Spawned, input: Vec<u8>, limit: usize) -> Pump {
+        let stdin = process.stdin.take().filter(|_| !input.is_empty());
         if let Some(fd) = &stdin {
             non_blocking(fd.as_raw_fd());
         }
@@ -90,9 +86,9 @@ impl Pump {
             stdin,
             input,
             written: 0,
-            out: Capture::new(child.stdout.take().map(OwnedFd::from), limit),
-            err: Capture::new(child.stderr.take().map(OwnedFd::from), limit),
-            exit: pidfd(child.id() as i32),
+            out: Capture::new(process.stdout.take(), limit),
+            err: Capture::new(process.stderr.take(), limit),
+            exit: pidfd(process.pid),
         }
     }
 

@@ -35,6 +35,43 @@ impl Toolchain {
     }
 }
 
+/// What tells one compiler from another for reusing what it made: the
+/// machine, and the size and time of the program `cc` names (found on
+/// `PATH` when it has no `/`), so an upgraded, replaced or foreign
+/// compiler does not reuse another's output.
+pub fn compiler_identity(cc: &str) -> String {
+    let program = cc.split_whitespace().next().unwrap_or(cc);
+    let found = if program.contains('/') {
+        Some(std::path::PathBuf::from(program))
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(program))
+                .find(|candidate| candidate.is_file())
+        })
+    };
+    let described = found.and_then(|path| {
+        let real = std::fs::canonicalize(&path).ok()?;
+        let meta = std::fs::metadata(&real).ok()?;
+        let time = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(format!(
+            "{}:{}:{}",
+            real.display(),
+            meta.len(),
+            time.as_nanos()
+        ))
+    });
+    format!(
+        "{cc} on {} ({})",
+        std::env::consts::ARCH,
+        described.unwrap_or_default()
+    )
+}
+
 /// `gcc-12` → `gcov-12`; anything else → `gcov`.
 fn matching_gcov(cc: &str) -> String {
     let base = cc.rsplit('/').next().unwrap_or(cc);

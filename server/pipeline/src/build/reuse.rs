@@ -1,7 +1,8 @@
 //! Reusing the last coverage build of `[build] sources` when nothing it was
-//! made from changed, as make would: the same compiler, flags, runtime and
-//! sources list, and every file the compiler read (its dependency lists,
-//! system headers included) with the same size and time. A file changed so
+//! made from changed, as make would: the same compiler (and its
+//! environment), flags, runtime and sources list, and every file the
+//! compiler read (its dependency lists, system headers included) or the
+//! linker flags name, with the same size and time. A file changed so
 //! shortly before the build that a second change could keep its time
 //! (the file system's clock is coarse) leaves no stamp: the next run
 //! builds again.
@@ -13,6 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 const STAMP: &str = "stamp.json";
 /// How long before a build a file's last change must lie to be trusted.
 const SETTLED: Duration = Duration::from_millis(100);
+const SETTLED_COARSE: Duration = Duration::from_secs(2);
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct Stamp {
@@ -21,12 +23,27 @@ struct Stamp {
     inputs: Vec<(PathBuf, u64, u128)>,
 }
 
-/// What identifies a build besides its input files.
+/// Variables that change what the compiler reads or runs without a file
+/// of its dependency lists changing.
+const COMPILER_ENV: [&str; 5] = [
+    "CPATH",
+    "C_INCLUDE_PATH",
+    "GCC_EXEC_PREFIX",
+    "COMPILER_PATH",
+    "LIBRARY_PATH",
+];
+
+/// What identifies a build besides its input files: `parts` and the
+/// compiler's environment.
 pub fn key(parts: &[&str]) -> String {
     let mut text = format!("faultlens {}", env!("CARGO_PKG_VERSION"));
     for part in parts {
         text.push('\0');
         text.push_str(part);
+    }
+    for name in COMPILER_ENV {
+        text.push('\0');
+        text.push_str(&std::env::var(name).unwrap_or_default());
     }
     faultlens_core::sources::digest(text.as_bytes())
 }
@@ -56,31 +73,42 @@ pub fn forget(build_dir: &Path) {
 }
 
 /// Records the build just made with `key` from the files its dependency
-/// lists (`.d` files, relative paths from `cwd`) name, unless one of them
-/// changed after or just before `started`.
+/// lists (`.d` files) name and the `others` it read (files the linker
+/// flags name), all relative to `cwd`, unless one of them changed after or
+/// just before `started`.
 pub fn record(
     build_dir: &Path,
     key: &str,
     dependency_lists: &[PathBuf],
+    others: &[PathBuf],
     cwd: &Path,
     started: SystemTime,
 ) {
-    let mut inputs = Vec::new();
+    let mut names: Vec<PathBuf> = others.to_vec();
     for list in dependency_lists {
         let Ok(text) = faultlens_confine::read_regular_text(list, 16 << 20) else {
             return;
         };
-        for path in dependencies(&text) {
-            let path = cwd.join(path);
-            let Some((size, time)) = identity(&path) else {
-                return;
-            };
-            let settled = UNIX_EPOCH + Duration::from_nanos(time.min(u64::MAX as u128) as u64);
-            if settled + SETTLED > started {
-                return;
-            }
-            inputs.push((path, size, time));
+        names.extend(dependencies(&text).into_iter().map(PathBuf::from));
+    }
+    let mut inputs = Vec::new();
+    for name in names {
+        let path = cwd.join(name);
+        let Some((size, time)) = identity(&path) else {
+            return;
+        };
+        let changed = UNIX_EPOCH + Duration::from_nanos(time.min(u64::MAX as u128) as u64);
+        // Whole-second times (no nanoseconds) tick too coarsely for the
+        // short wait.
+        let needed = if time % 1_000_000_000 == 0 {
+            SETTLED_COARSE
+        } else {
+            SETTLED
+        };
+        if changed + needed > started {
+            return;
         }
+        inputs.push((path, size, time));
     }
     inputs.sort();
     inputs.dedup();
@@ -164,6 +192,7 @@ mod tests {
             dir.path(),
             "k",
             std::slice::from_ref(&list),
+            &[],
             dir.path(),
             SystemTime::now(),
         );
@@ -174,6 +203,7 @@ mod tests {
             dir.path(),
             "k",
             std::slice::from_ref(&list),
+            &[],
             dir.path(),
             later,
         );

@@ -53,13 +53,15 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
 /// `dump` is the coverage library's function that writes the counters
 /// (`__gcov_dump`, or clang's `__llvm_profile_write_file`).
 pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Result<PathBuf> {
-    let dir = match runtime_dir(work.path()) {
+    let (dir, reusable) = match runtime_dir(work.path()) {
+        // A directory under the shared temporary one is compiled into
+        // afresh every time: another user could have put an object there.
         Some(outside) => {
             std::fs::create_dir_all(&outside)
                 .map_err(|e| PipelineError::io(format!("creating {}", outside.display()), e))?;
-            outside
+            (outside, false)
         }
-        None => work.dir("rt")?,
+        None => (work.dir("rt")?, true),
     };
     let source = dir.join("faultlens_rt.c");
     let text = format!(
@@ -71,9 +73,12 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
     // The object of the same source and compiler from an earlier run is
     // reused: compiling it took a tenth of a small project's localization.
     let key_file = dir.join("faultlens_rt.key");
-    let key = faultlens_core::sources::digest(format!("{cc}\n{text}").as_bytes());
-    let built_before = faultlens_confine::read_regular_no_link(&key_file, 1024)
-        .is_ok_and(|k| k == key.as_bytes())
+    let key = faultlens_core::sources::digest(
+        format!("{}\n{text}", crate::toolchain::compiler_identity(cc)).as_bytes(),
+    );
+    let built_before = reusable
+        && faultlens_confine::read_regular_no_link(&key_file, 1024)
+            .is_ok_and(|k| k == key.as_bytes())
         && std::fs::symlink_metadata(&object).is_ok_and(|m| m.is_file() && m.len() > 0);
     if built_before {
         return Ok(object);

@@ -93,7 +93,7 @@ pub fn build(
     };
     let runtime_key = std::fs::read_to_string(runtime.with_extension("key")).unwrap_or_default();
     let key = reuse::key(&[
-        &tools.cc,
+        &crate::toolchain::compiler_identity(&tools.cc),
         coverage_flags(project).0,
         coverage_flags(project).1,
         &project.config.build.cflags.join("\0"),
@@ -161,7 +161,16 @@ pub fn build(
         return Err(failed("linking failed:", &step.output, root, &paths));
     }
     let lists: Vec<_> = objects.iter().map(|o| o.with_extension("d")).collect();
-    reuse::record(&build_dir, &key, &lists, root, started);
+    // Archives, objects and scripts the linker flags name are inputs too.
+    let linked: Vec<std::path::PathBuf> = project
+        .config
+        .build
+        .ldflags
+        .iter()
+        .map(|flag| root.join(flag))
+        .filter(|path| path.is_file())
+        .collect();
+    reuse::record(&build_dir, &key, &lists, &linked, root, started);
     Ok(built)
 }
 

@@ -133,6 +133,10 @@ impl Plan {
                     starts.entry(f.start_line).or_default().push(fi);
                 }
             }
+            // gcov takes the functions of one line by column.
+            for fis in starts.values_mut() {
+                fis.sort_by_key(|&fi| notes.functions[fi].start_column);
+            }
             let mut numbers: Vec<u32> = lines.keys().chain(starts.keys()).copied().collect();
             numbers.sort_unstable();
             numbers.dedup();

@@ -106,10 +106,10 @@ impl NotesCache {
         if !gcno.starts_with(&self.root) {
             return Err(format!("{} is outside the build", gcno.display()));
         }
-        let mut parsed = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(known) = parsed.get(&gcno) {
+        if let Some(known) = self.lock().get(&gcno) {
             return known.clone();
         }
+        // Parsed without the lock: the other workers go on reading theirs.
         let notes = match faultlens_confine::read::read_regular(&gcno, FILE_LIMIT) {
             Ok(bytes) => parse_notes(&bytes)
                 .map(Arc::new)
@@ -118,8 +118,12 @@ impl NotesCache {
             Err(e) if e.is_not_found() => return Err(e.to_string()),
             Err(e) => Err(e.to_string()),
         };
-        parsed.insert(gcno, notes.clone());
+        self.lock().insert(gcno, notes.clone());
         notes
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<Arc<Parsed>, String>>> {
+        self.parsed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The coverage of one data file a test wrote, or why this reader
