@@ -21,7 +21,7 @@ pub mod paths;
 pub mod process;
 mod pump;
 pub mod shadow;
-pub mod spawn;
+mod spawn;
 pub mod toolchain;
 pub mod verdict;
 

@@ -11,8 +11,8 @@
 //!   marker finds them: a process that kept the output open after its
 //!   parent exited, and at the end of a run ([`RunScope`]'s drop, on every
 //!   exit path) whatever is left.
-//! - One watchdog per faultlens process (a small `sh` in a session of its
-//!   own) waits for faultlens's end on a pipe and then kills every process
+//! - One watchdog per faultlens process (a small `sh` in a process group of
+//!   its own) waits for faultlens's end on a pipe and then kills every process
 //!   carrying faultlens's marker: that covers faultlens killed outright
 //!   (SIGKILL), when no code of its own runs.
 //! - The timeout covers the whole of it: the process, everything that holds

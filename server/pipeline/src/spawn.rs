@@ -16,7 +16,7 @@ use std::process::{Command, ExitStatus};
 
 /// A started process and our ends of its standard streams (taken by
 /// whoever serves them).
-pub struct Spawned {
+pub(crate) struct Spawned {
     pub pid: libc::pid_t,
     pub stdin: Option<OwnedFd>,
     pub stdout: Option<OwnedFd>,
@@ -36,7 +36,13 @@ impl Spawned {
             self.reaped = true;
             Ok(Some(ExitStatus::from_raw(status)))
         } else {
-            Err(io::Error::last_os_error())
+            let error = io::Error::last_os_error();
+            // Not our child (any more): its pid may be another's by now,
+            // so it is never signalled or waited for again.
+            if error.raw_os_error() == Some(libc::ECHILD) {
+                self.reaped = true;
+            }
+            Err(error)
         }
     }
 }
@@ -75,11 +81,11 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// Starts `command` (its program, arguments, environment changes and
-/// directory) in a new session with piped stdin, stdout and stderr. The
-/// program is looked up on `PATH` when its name has no `/`. SIGPIPE is
-/// set back to its default and no signal is blocked, as the standard
-/// library does.
-pub fn spawn(command: &Command) -> io::Result<Spawned> {
+/// directory: nothing else of it is used) in a new session with piped
+/// stdin, stdout and stderr. The program is looked up on faultlens's own
+/// `PATH` when its name has no `/`. SIGPIPE is set back to its default and
+/// no signal is blocked, as the standard library does.
+pub(crate) fn spawn(command: &Command) -> io::Result<Spawned> {
     let program = c_string(command.get_program())?;
     let mut argv = vec![program.clone()];
     for arg in command.get_args() {
@@ -126,36 +132,49 @@ pub fn spawn(command: &Command) -> io::Result<Spawned> {
         let mut attr: libc::posix_spawnattr_t = std::mem::zeroed();
         libc::posix_spawn_file_actions_init(&mut actions);
         libc::posix_spawnattr_init(&mut attr);
-        libc::posix_spawn_file_actions_adddup2(&mut actions, in_read.as_raw_fd(), 0);
-        libc::posix_spawn_file_actions_adddup2(&mut actions, out_write.as_raw_fd(), 1);
-        libc::posix_spawn_file_actions_adddup2(&mut actions, err_write.as_raw_fd(), 2);
-        if let Some(dir) = &dir {
-            libc::posix_spawn_file_actions_addchdir_np(&mut actions, dir.as_ptr());
-        }
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut empty);
         let mut default: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut default);
         libc::sigaddset(&mut default, libc::SIGPIPE);
-        libc::posix_spawnattr_setsigmask(&mut attr, &empty);
-        libc::posix_spawnattr_setsigdefault(&mut attr, &default);
         let flags = i32::from(libc::POSIX_SPAWN_SETSID)
             | libc::POSIX_SPAWN_SETSIGMASK
             | libc::POSIX_SPAWN_SETSIGDEF;
-        libc::posix_spawnattr_setflags(&mut attr, flags as libc::c_short);
-        let start = if program.as_bytes().contains(&b'/') {
-            libc::posix_spawn
-        } else {
-            libc::posix_spawnp
+        // Each step must succeed: a child that kept faultlens's own stdout
+        // (the language server's protocol channel) or directory would be
+        // worse than no child.
+        let mut steps = vec![
+            libc::posix_spawn_file_actions_adddup2(&mut actions, in_read.as_raw_fd(), 0),
+            libc::posix_spawn_file_actions_adddup2(&mut actions, out_write.as_raw_fd(), 1),
+            libc::posix_spawn_file_actions_adddup2(&mut actions, err_write.as_raw_fd(), 2),
+            libc::posix_spawnattr_setsigmask(&mut attr, &empty),
+            libc::posix_spawnattr_setsigdefault(&mut attr, &default),
+            libc::posix_spawnattr_setflags(&mut attr, flags as libc::c_short),
+        ];
+        if let Some(dir) = &dir {
+            steps.push(libc::posix_spawn_file_actions_addchdir_np(
+                &mut actions,
+                dir.as_ptr(),
+            ));
+        }
+        let status = match steps.into_iter().find(|&s| s != 0) {
+            Some(failed) => failed,
+            None => {
+                let start = if program.as_bytes().contains(&b'/') {
+                    libc::posix_spawn
+                } else {
+                    libc::posix_spawnp
+                };
+                start(
+                    &mut pid,
+                    program.as_ptr(),
+                    &actions,
+                    &attr,
+                    argv_p.as_ptr(),
+                    envp_p.as_ptr(),
+                )
+            }
         };
-        let status = start(
-            &mut pid,
-            program.as_ptr(),
-            &actions,
-            &attr,
-            argv_p.as_ptr(),
-            envp_p.as_ptr(),
-        );
         libc::posix_spawn_file_actions_destroy(&mut actions);
         libc::posix_spawnattr_destroy(&mut attr);
         status

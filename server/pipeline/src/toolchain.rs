@@ -47,7 +47,11 @@ pub fn compiler_identity(cc: &str) -> String {
         std::env::var_os("PATH").and_then(|path| {
             std::env::split_paths(&path)
                 .map(|dir| dir.join(program))
-                .find(|candidate| candidate.is_file())
+                .find(|candidate| {
+                    use std::os::unix::fs::PermissionsExt;
+                    std::fs::metadata(candidate)
+                        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                })
         })
     };
     let described = found.and_then(|path| {

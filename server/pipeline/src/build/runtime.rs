@@ -56,11 +56,7 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
     let (dir, reusable) = match runtime_dir(work.path()) {
         // A directory under the shared temporary one is compiled into
         // afresh every time: another user could have put an object there.
-        Some(outside) => {
-            std::fs::create_dir_all(&outside)
-                .map_err(|e| PipelineError::io(format!("creating {}", outside.display()), e))?;
-            (outside, false)
-        }
+        Some(outside) => (private_dir(&outside)?, false),
         None => (work.dir("rt")?, true),
     };
     let source = dir.join("faultlens_rt.c");
@@ -106,6 +102,30 @@ pub fn build_runtime(cc: &str, work: &WorkDir, dump: &str, steps: &Steps) -> Res
     Ok(object)
 }
 
+/// Creates `dir` and its parent (`faultlens-rt-<uid>`) readable by this
+/// user alone, and refuses them if another user made them first or they
+/// are links: the runtime compiled there is linked into the tests.
+fn private_dir(dir: &Path) -> Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    // SAFETY: getuid cannot fail and has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    for d in [dir.parent().unwrap_or(dir), dir] {
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(d);
+        let private = std::fs::symlink_metadata(d)
+            .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0);
+        if !private {
+            return Err(PipelineError::Build {
+                message: format!(
+                    "{} is not a directory of yours that only you can read, so faultlens will not compile its runtime there; remove it, or move the project to a path without spaces or quotes (the runtime then goes into .faultlens/rt)",
+                    d.display()
+                ),
+                diagnostics: Vec::new(),
+            });
+        }
+    }
+    Ok(dir.to_path_buf())
+}
+
 /// `None` for `.faultlens/rt`, else the private directory to use instead.
 fn runtime_dir(work_dir: &Path) -> Option<PathBuf> {
     let plain = |p: &Path| {
@@ -135,6 +155,26 @@ mod tests {
     use crate::process::RunScope;
     use faultlens_cancel::CancelToken;
     use std::time::Duration;
+
+    #[test]
+    fn the_runtimes_directory_outside_the_project_is_private_or_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = tempfile::tempdir().unwrap();
+        assert!(runtime_dir(&base.path().join("a project/.faultlens")).is_some());
+        let dir = base.path().join("faultlens-rt-test").join("hash");
+        assert_eq!(private_dir(&dir).unwrap(), dir);
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(dir.parent().unwrap()), 0o700);
+        // Made readable to others (as another user's directory would be).
+        std::fs::set_permissions(
+            dir.parent().unwrap(),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        let err = private_dir(&dir).unwrap_err().to_string();
+        assert!(err.contains("only you can read"), "{err}");
+    }
 
     #[test]
     fn the_runtime_is_compiled_once_per_source_and_compiler() {

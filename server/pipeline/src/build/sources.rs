@@ -161,15 +161,7 @@ pub fn build(
         return Err(failed("linking failed:", &step.output, root, &paths));
     }
     let lists: Vec<_> = objects.iter().map(|o| o.with_extension("d")).collect();
-    // Archives, objects and scripts the linker flags name are inputs too.
-    let linked: Vec<std::path::PathBuf> = project
-        .config
-        .build
-        .ldflags
-        .iter()
-        .map(|flag| root.join(flag))
-        .filter(|path| path.is_file())
-        .collect();
+    let linked = linker_inputs(&project.config.build.ldflags, root);
     reuse::record(&build_dir, &key, &lists, &linked, root, started);
     Ok(built)
 }
@@ -197,5 +189,56 @@ fn run_parallel<T: Sync>(
     match first_error.into_inner().unwrap() {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// Archives, objects and scripts the linker flags name (as paths, or as
+/// `-lNAME` found in a `-L` directory), which a reused build depends on.
+fn linker_inputs(ldflags: &[String], root: &Path) -> Vec<std::path::PathBuf> {
+    let dirs: Vec<std::path::PathBuf> = ldflags
+        .iter()
+        .filter_map(|f| f.strip_prefix("-L"))
+        .map(|d| root.join(d))
+        .collect();
+    let mut found = Vec::new();
+    for flag in ldflags {
+        let path = root.join(flag.strip_prefix("-T").unwrap_or(flag));
+        if path.is_file() {
+            found.push(path);
+        } else if let Some(name) = flag.strip_prefix("-l") {
+            for dir in &dirs {
+                for file in [format!("lib{name}.a"), format!("lib{name}.so")] {
+                    if dir.join(&file).is_file() {
+                        found.push(dir.join(file));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linker_flags_name_their_archives_and_scripts() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/libutil.a"), "!<arch>\n").unwrap();
+        std::fs::write(dir.path().join("x.ld"), "").unwrap();
+        std::fs::write(dir.path().join("extra.o"), "").unwrap();
+        let flags: Vec<String> = ["-Llib", "-lutil", "-lm", "-Tx.ld", "extra.o", "-Wl,-O1"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            linker_inputs(&flags, dir.path()),
+            [
+                dir.path().join("lib/libutil.a"),
+                dir.path().join("x.ld"),
+                dir.path().join("extra.o"),
+            ]
+        );
     }
 }
