@@ -30,8 +30,8 @@ impl Reader {
             Err(_) | Ok("") | Ok("native") => Ok(Reader::Native),
             Ok("gcov") => Ok(Reader::Gcov),
             Ok("check") => Ok(Reader::Check),
-            Ok(other) => Err(PipelineError::Coverage(format!(
-                "{}={other:?} is not a way of reading coverage; use native (the default), gcov or check",
+            Ok(other) => Err(PipelineError::Environment(format!(
+                "{}={other:?} is not a way of reading coverage; use native (the default), gcov or check, or unset it",
                 Self::VARIABLE
             ))),
         }

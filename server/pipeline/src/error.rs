@@ -46,6 +46,10 @@ pub enum PipelineError {
     #[error("import: {0}")]
     Import(String),
 
+    /// An environment variable faultlens reads has a value it cannot use.
+    #[error("{0}")]
+    Environment(String),
+
     #[error("the run was cancelled")]
     Cancelled,
 

@@ -121,6 +121,7 @@ pub fn localize_in_stages(
         Some(c) => Toolchain {
             cc: c.clang.clone(),
             gcov: String::new(),
+            reader: Reader::Gcov,
         },
     };
     let jobs = options
@@ -312,7 +313,7 @@ fn run_all(
     };
 
     // Each test's counters are read as it ends, while the next tests run.
-    let reader = Reader::from_env()?;
+    let reader = tools.reader;
     let cache = NotesCache::new(&built.notes_dir);
     let read_now = |data: &Path, bytes: &[u8]| {
         if reader.reads_natively() {
@@ -442,7 +443,7 @@ fn assemble(
         CoverageTool::Gcov => {
             let notes = find_notes(&built.notes_dir);
             counters::executable_lines(
-                Reader::from_env()?,
+                tools.reader,
                 &tools.gcov,
                 &notes,
                 &project.work()?.fresh_dir("notes-scan")?,

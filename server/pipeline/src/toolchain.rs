@@ -2,6 +2,7 @@
 //! reported before any work starts.
 
 use crate::config::Config;
+use crate::counters::Reader;
 use crate::error::{PipelineError, Result};
 use std::process::{Command, Stdio};
 
@@ -9,6 +10,9 @@ use std::process::{Command, Stdio};
 pub struct Toolchain {
     /// The C compiler (`[build] cc`, else `$CC`, else `gcc`).
     pub cc: String,
+    /// How coverage files are read (`FAULTLENS_GCOV_READER`), settled
+    /// before any work so a wrong value is reported first.
+    pub reader: Reader,
     /// The gcov that matches the compiler (`gcov-12` for `gcc-12`), for the
     /// coverage files the native reader does not read.
     pub gcov: String,
@@ -31,7 +35,11 @@ impl Toolchain {
         // faultlens reads gcc 12's coverage files itself; gcov is needed only
         // for another gcc's, and a missing one is reported then, by name.
         let gcov = matching_gcov(&cc);
-        Ok(Toolchain { cc, gcov })
+        Ok(Toolchain {
+            cc,
+            gcov,
+            reader: Reader::from_env()?,
+        })
     }
 }
 

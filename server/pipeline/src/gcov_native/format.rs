@@ -95,10 +95,7 @@ impl<'a> Reader<'a> {
     }
 
     pub fn word(&mut self) -> Result<u32, FormatError> {
-        let end = self.at.checked_add(4).filter(|&e| e <= self.bytes.len());
-        let Some(end) = end else {
-            return Err(FormatError::Truncated(self.at));
-        };
+        let end = self.end_after(4)?;
         let raw: [u8; 4] = self.bytes[self.at..end].try_into().expect("four bytes");
         self.at = end;
         Ok(if self.big_endian {
@@ -121,13 +118,7 @@ impl<'a> Reader<'a> {
         if length == 0 {
             return Ok(None);
         }
-        let end = self
-            .at
-            .checked_add(length)
-            .filter(|&e| e <= self.bytes.len());
-        let Some(end) = end else {
-            return Err(FormatError::Truncated(self.at));
-        };
+        let end = self.end_after(length)?;
         let raw = &self.bytes[self.at..end];
         self.at = end;
         let text = raw.split(|&b| b == 0).next().unwrap_or_default();
@@ -159,14 +150,7 @@ impl<'a> Reader<'a> {
                 zeros: Some(length.unsigned_abs() as usize),
             }));
         }
-        let length = length as usize;
-        let end = self
-            .at
-            .checked_add(length)
-            .filter(|&e| e <= self.bytes.len());
-        let Some(end) = end else {
-            return Err(FormatError::Truncated(self.at));
-        };
+        let end = self.end_after(length as usize)?;
         let data = Reader {
             bytes: &self.bytes[..end],
             at: self.at,
@@ -178,6 +162,14 @@ impl<'a> Reader<'a> {
             data,
             zeros: None,
         }))
+    }
+
+    /// Where `length` bytes from the cursor end, if the file has them.
+    fn end_after(&self, length: usize) -> Result<usize, FormatError> {
+        self.at
+            .checked_add(length)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(FormatError::Truncated(self.at))
     }
 
     /// How many bytes of this record are left.

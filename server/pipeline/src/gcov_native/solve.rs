@@ -15,93 +15,121 @@ pub struct Solved {
 /// gcov's stand-in for "cannot be deduced" (`~(unsigned)0`).
 const UNKNOWABLE: i64 = u32::MAX as i64;
 
+/// The propagation's state: which arcs and blocks are known, how many
+/// arcs on each side of a block are not, and gcov's two work stacks.
+struct Flow<'f> {
+    f: &'f Function,
+    arc: Vec<i64>,
+    arc_valid: Vec<bool>,
+    /// Unknown arcs leaving (`open[0]`) and entering (`open[1]`) each block.
+    open: [Vec<i64>; 2],
+    block: Vec<i64>,
+    block_valid: Vec<bool>,
+    on_valid: Vec<bool>,
+    on_invalid: Vec<bool>,
+    // Chains are stacks: gcov pushes on the front and takes from it.
+    valid: Vec<usize>,
+    invalid: Vec<usize>,
+}
+
+const OUT: usize = 0;
+const IN: usize = 1;
+
 pub fn solve(f: &Function, counters: Option<&[u64]>) -> Solved {
     let n = f.blocks.len();
-    let mut arc = vec![0i64; f.arcs.len()];
-    let mut arc_valid = vec![false; f.arcs.len()];
-    let mut num_succ: Vec<i64> = f.blocks.iter().map(|b| b.succ.len() as i64).collect();
-    let mut num_pred: Vec<i64> = f.blocks.iter().map(|b| b.pred.len() as i64).collect();
+    let mut flow = Flow {
+        f,
+        arc: vec![0; f.arcs.len()],
+        arc_valid: vec![false; f.arcs.len()],
+        open: [
+            f.blocks.iter().map(|b| b.succ.len() as i64).collect(),
+            f.blocks.iter().map(|b| b.pred.len() as i64).collect(),
+        ],
+        block: vec![0; n],
+        block_valid: vec![false; n],
+        on_valid: vec![false; n],
+        on_invalid: vec![true; n],
+        valid: Vec::new(),
+        invalid: (0..n).collect(),
+    };
     if n >= 2 {
-        if num_pred[0] == 0 {
-            num_pred[0] = UNKNOWABLE;
+        if flow.open[IN][0] == 0 {
+            flow.open[IN][0] = UNKNOWABLE;
         }
-        if num_succ[1] == 0 {
-            num_succ[1] = UNKNOWABLE;
+        if flow.open[OUT][1] == 0 {
+            flow.open[OUT][1] = UNKNOWABLE;
         }
     }
     for (k, &a) in f.counted.iter().enumerate() {
-        arc[a] = counters.and_then(|c| c.get(k)).map_or(0, |&c| c as i64);
-        arc_valid[a] = true;
-        num_succ[f.arcs[a].src] -= 1;
-        num_pred[f.arcs[a].dst] -= 1;
+        flow.arc[a] = counters.and_then(|c| c.get(k)).map_or(0, |&c| c as i64);
+        flow.arc_valid[a] = true;
+        flow.open[OUT][f.arcs[a].src] -= 1;
+        flow.open[IN][f.arcs[a].dst] -= 1;
     }
-    let mut block = vec![0i64; n];
-    let mut block_valid = vec![false; n];
-    let mut on_valid = vec![false; n];
-    let mut on_invalid = vec![true; n];
-    // Chains are stacks: gcov pushes on the front and takes from it.
-    let mut invalid: Vec<usize> = (0..n).collect();
-    let mut valid: Vec<usize> = Vec::new();
-    while !invalid.is_empty() || !valid.is_empty() {
-        while let Some(b) = invalid.pop() {
-            on_invalid[b] = false;
-            let arcs = if num_succ[b] == 0 {
+    while !flow.invalid.is_empty() || !flow.valid.is_empty() {
+        while let Some(b) = flow.invalid.pop() {
+            flow.on_invalid[b] = false;
+            let arcs = if flow.open[OUT][b] == 0 {
                 &f.blocks[b].succ
-            } else if num_pred[b] == 0 {
+            } else if flow.open[IN][b] == 0 {
                 &f.blocks[b].pred
             } else {
                 continue;
             };
-            block[b] = arcs.iter().fold(0i64, |t, &a| t.wrapping_add(arc[a]));
-            block_valid[b] = true;
-            on_valid[b] = true;
-            valid.push(b);
+            flow.block[b] = arcs.iter().fold(0i64, |t, &a| t.wrapping_add(flow.arc[a]));
+            flow.block_valid[b] = true;
+            flow.on_valid[b] = true;
+            flow.valid.push(b);
         }
-        while let Some(b) = valid.pop() {
-            on_valid[b] = false;
-            if num_succ[b] == 1 {
-                let Some((total, open)) = remainder(block[b], &f.blocks[b].succ, &arc, &arc_valid)
-                else {
-                    continue;
-                };
-                arc[open] = total;
-                arc_valid[open] = true;
-                num_succ[b] -= 1;
-                let dst = f.arcs[open].dst;
-                num_pred[dst] -= 1;
-                if block_valid[dst] {
-                    if num_pred[dst] == 1 && !on_valid[dst] {
-                        on_valid[dst] = true;
-                        valid.push(dst);
-                    }
-                } else if num_pred[dst] == 0 && !on_invalid[dst] {
-                    on_invalid[dst] = true;
-                    invalid.push(dst);
-                }
+        while let Some(b) = flow.valid.pop() {
+            flow.on_valid[b] = false;
+            if flow.open[OUT][b] == 1 {
+                flow.settle(b, OUT);
             }
-            if num_pred[b] == 1 {
-                let Some((total, open)) = remainder(block[b], &f.blocks[b].pred, &arc, &arc_valid)
-                else {
-                    continue;
-                };
-                arc[open] = total;
-                arc_valid[open] = true;
-                num_pred[b] -= 1;
-                let src = f.arcs[open].src;
-                num_succ[src] -= 1;
-                if block_valid[src] {
-                    if num_succ[src] == 1 && !on_valid[src] {
-                        on_valid[src] = true;
-                        valid.push(src);
-                    }
-                } else if num_succ[src] == 0 && !on_invalid[src] {
-                    on_invalid[src] = true;
-                    invalid.push(src);
-                }
+            if flow.open[IN][b] == 1 {
+                flow.settle(b, IN);
             }
         }
     }
-    Solved { block, arc }
+    Solved {
+        block: flow.block,
+        arc: flow.arc,
+    }
+}
+
+impl Flow<'_> {
+    /// Block `b` is known and has one unknown arc on `side`: that arc
+    /// takes what the block's count leaves, and the block at its other end
+    /// may now be known, or have one unknown arc left itself.
+    fn settle(&mut self, b: usize, side: usize) {
+        let f = self.f;
+        let arcs = if side == OUT {
+            &f.blocks[b].succ
+        } else {
+            &f.blocks[b].pred
+        };
+        let Some((total, open)) = remainder(self.block[b], arcs, &self.arc, &self.arc_valid) else {
+            return;
+        };
+        self.arc[open] = total;
+        self.arc_valid[open] = true;
+        let (other, far) = if side == OUT {
+            (f.arcs[open].dst, IN)
+        } else {
+            (f.arcs[open].src, OUT)
+        };
+        self.open[side][b] -= 1;
+        self.open[far][other] -= 1;
+        if self.block_valid[other] {
+            if self.open[far][other] == 1 && !self.on_valid[other] {
+                self.on_valid[other] = true;
+                self.valid.push(other);
+            }
+        } else if self.open[far][other] == 0 && !self.on_invalid[other] {
+            self.on_invalid[other] = true;
+            self.invalid.push(other);
+        }
+    }
 }
 
 /// The block's count less its known arcs', and the one arc not yet known
