@@ -62,8 +62,15 @@ struct ExportFile {
 }
 
 /// `[line, column, count, has_count, is_region_entry, is_gap_region]`.
-#[derive(Debug, Deserialize, Clone, Copy)]
-struct Segment(u32, u32, u64, bool, bool, #[serde(default)] bool);
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub struct Segment(
+    pub u32,
+    pub u32,
+    pub u64,
+    pub bool,
+    pub bool,
+    #[serde(default)] pub bool,
+);
 
 #[derive(Debug, Deserialize)]
 struct ExportFunction {
@@ -75,9 +82,59 @@ struct ExportFunction {
     filenames: Vec<String>,
 }
 
+/// One file of an export made without `llvm-cov` (faultlens's own reader
+/// of clang's files): what `llvm-cov export` would list for it.
+pub struct ReadFile {
+    pub filename: String,
+    pub segments: Vec<Segment>,
+    /// The branch regions of the file's own code (not of macro expansions).
+    pub branches: Vec<BranchRegion>,
+}
+
+/// One function of such an export: how often it was entered, the line its
+/// first region starts on, and the file it is defined in.
+pub struct ReadFunction {
+    pub count: u64,
+    pub first_line: u32,
+    pub filename: String,
+}
+
 impl Export {
     pub fn parse(json: &str) -> Result<Export, String> {
         serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    /// The export `llvm-cov export` would print, from what faultlens read
+    /// itself.
+    pub fn from_read(files: Vec<ReadFile>, functions: Vec<ReadFunction>) -> Export {
+        let row = |values: &[u64]| values.iter().map(|&v| v.into()).collect();
+        let files = files
+            .into_iter()
+            .map(|f| ExportFile {
+                filename: f.filename,
+                segments: f.segments,
+                branches: f
+                    .branches
+                    .iter()
+                    .map(|b| {
+                        let (s, e) = (b.start, b.end);
+                        let (l, c, el, ec) = (s.0 as u64, s.1 as u64, e.0 as u64, e.1 as u64);
+                        row(&[l, c, el, ec, b.true_count, b.false_count, 0, 0])
+                    })
+                    .collect(),
+            })
+            .collect();
+        let functions = functions
+            .into_iter()
+            .map(|f| ExportFunction {
+                count: f.count,
+                regions: vec![row(&[f.first_line as u64])],
+                filenames: vec![f.filename],
+            })
+            .collect();
+        Export {
+            data: vec![ExportData { files, functions }],
+        }
     }
 
     /// The source files the export covers, as named in it.

@@ -1,8 +1,9 @@
-//! Coverage read natively from gcc's files equals gcov's on every fixture:
-//! `FAULTLENS_GCOV_READER=check` reads every test's counters both ways and
-//! fails the run at the first line where they differ (crashing, hanging,
-//! multi-directory and framework fixtures included). The default reader
-//! gives the same results document as gcov alone.
+//! Coverage read natively from gcc's files equals gcov's on every fixture,
+//! and from clang's equals `llvm-profdata` + `llvm-cov`'s on every fixture
+//! clang's coverage runs: `FAULTLENS_GCOV_READER=check` reads every test's
+//! counters both ways and fails the run at the first line where they differ
+//! (crashing, hanging, multi-directory and framework fixtures included).
+//! The default reader gives the same results document as gcov alone.
 
 mod common;
 use common::*;
@@ -31,6 +32,41 @@ fn every_fixture_reads_the_same_natively_as_with_gcov() {
         let out = localize_with(dir.path(), "check");
         assert!(out.status.success(), "{name}: {}", stderr(&out));
     }
+}
+
+/// The fixtures clang's coverage runs (input/output tests of a program
+/// faultlens builds), with `coverage = "clang"`, read both ways. The
+/// largest suite (compact-suite, 275 tests: 6 s with LLVM's tools) is left
+/// to the mutant programs' bench.
+#[test]
+fn every_clang_fixture_reads_the_same_natively_as_with_llvm_cov() {
+    let mut checked = Vec::new();
+    for entry in std::fs::read_dir(repo_root().join("fixtures"))
+        .unwrap()
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let config = entry.path().join("faultlens.toml");
+        let text = std::fs::read_to_string(&config).unwrap_or_default();
+        let io_program = text.contains("sources =") || text.contains("command =");
+        if !io_program || text.contains("[runner]") || name == "compact-suite" {
+            continue;
+        }
+        let dir = fixture(&name);
+        let config = dir.path().join("faultlens.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(text.contains("[build]\n"), "{name}");
+        let text = text.replace("[build]\n", "[build]\ncoverage = \"clang\"\n");
+        std::fs::write(&config, text).unwrap();
+        let out = localize_with(dir.path(), "check");
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        checked.push(name);
+    }
+    checked.sort();
+    assert!(checked.len() >= 15, "{checked:?}");
+    assert!(
+        checked.contains(&"crash-segv".to_string()) && checked.contains(&"hang-loop".to_string())
+    );
 }
 
 #[test]

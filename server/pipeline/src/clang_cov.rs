@@ -2,9 +2,11 @@
 //!
 //! The build compiles with `-fprofile-instr-generate -fcoverage-mapping -O0`;
 //! each test writes its raw profile under its own prefix
-//! (`LLVM_PROFILE_FILE=<prefix>/%p.profraw`, one file per process);
-//! `llvm-profdata merge` and `llvm-cov export -format=text` turn them into
-//! JSON, which `faultlens_cfg::clang` reads into the per-line counts gcov
+//! (`LLVM_PROFILE_FILE=<prefix>/%p.profraw`, one file per process).
+//! `llvm_native` reads them with the program's coverage mapping into what
+//! `llvm-cov export` would print (`llvm-profdata merge` and `llvm-cov
+//! export` read what it cannot, and both are compared in check mode);
+//! `faultlens_cfg::clang` turns that into the per-line counts gcov
 //! would give, each condition's true/false counts written as its line's
 //! branch counts in gcc's order, so the edge derivation and BlockRank read
 //! them unchanged.
@@ -16,8 +18,10 @@
 //! rate then sees only the stops at calls that never return (`exit`).
 
 use crate::config::Config;
+use crate::counters::{first_difference, Reader};
 use crate::error::{PipelineError, Result};
 use crate::gcov::{Coverage, FileCounts};
+use crate::llvm_native::{self, Mapping};
 use crate::paths::normalize;
 use crate::toolchain::require;
 use faultlens_cfg::clang::{file_counts, Export};
@@ -25,7 +29,7 @@ use faultlens_cfg::{build_cfgs, FunctionCfg};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Compiler flags of a clang coverage build.
 pub const CFLAGS: &str = "-fprofile-instr-generate -fcoverage-mapping -O0 -g";
@@ -41,8 +45,10 @@ const INSTALL_HINT: &str =
 #[derive(Debug, Clone)]
 pub struct ClangTools {
     pub clang: String,
-    pub profdata: String,
-    pub cov: String,
+    /// `llvm-profdata` and `llvm-cov`, or why they cannot be used: needed
+    /// only for what the native reader cannot read (and in check mode).
+    llvm: std::result::Result<(String, String), String>,
+    pub reader: Reader,
 }
 
 impl ClangTools {
@@ -58,27 +64,43 @@ impl ClangTools {
             .unwrap_or_else(|| "clang".into());
         require(&clang, "clang, for `coverage = \"clang\"`", INSTALL_HINT)?;
         let version = major_version(&clang);
-        let tool = |name: &str| -> Result<String> {
+        let tool = |name: &str| -> std::result::Result<String, String> {
             let mut candidates = vec![name.to_string()];
             if let Some(v) = &version {
                 candidates.push(format!("{name}-{v}"));
             }
-            for c in &candidates {
-                if runs(c) {
-                    return Ok(c.clone());
-                }
-            }
-            Err(PipelineError::MissingTool {
-                tool: format!("{name} (tried {})", candidates.join(", ")),
-                why: "not found on PATH".into(),
-                hint: INSTALL_HINT.into(),
-            })
+            candidates
+                .iter()
+                .find(|c| runs(c))
+                .cloned()
+                .ok_or_else(|| format!("{name} (tried {})", candidates.join(", ")))
         };
+        let reader = Reader::from_env()?;
+        let llvm = tool("llvm-profdata").and_then(|p| Ok((p, tool("llvm-cov")?)));
+        if reader != Reader::Native {
+            llvm.clone().map_err(missing_tool)?;
+        }
         Ok(ClangTools {
-            profdata: tool("llvm-profdata")?,
-            cov: tool("llvm-cov")?,
             clang,
+            llvm,
+            reader,
         })
+    }
+
+    /// `llvm-profdata` and `llvm-cov`.
+    fn llvm(&self) -> Result<(&str, &str)> {
+        match &self.llvm {
+            Ok((profdata, cov)) => Ok((profdata, cov)),
+            Err(tried) => Err(missing_tool(tried.clone())),
+        }
+    }
+}
+
+fn missing_tool(tried: String) -> PipelineError {
+    PipelineError::MissingTool {
+        tool: tried,
+        why: "not found on PATH".into(),
+        hint: INSTALL_HINT.into(),
     }
 }
 
@@ -116,10 +138,12 @@ pub fn profile_env(prefix: &Path) -> (String, String) {
     )
 }
 
-/// What every test's conversion needs of each source file, read once.
+/// What every test's conversion needs, read once: the program's coverage
+/// mapping and each source file's graphs.
 #[derive(Default)]
 pub struct SourceCache {
     files: Mutex<HashMap<PathBuf, Option<std::sync::Arc<SourceModel>>>>,
+    mapping: OnceLock<std::result::Result<Arc<Mapping>, String>>,
 }
 
 struct SourceModel {
@@ -128,6 +152,12 @@ struct SourceModel {
 }
 
 impl SourceCache {
+    fn mapping(&self, program: &Path) -> std::result::Result<Arc<Mapping>, String> {
+        self.mapping
+            .get_or_init(|| llvm_native::read_mapping(program).map(Arc::new))
+            .clone()
+    }
+
     fn get(&self, path: &Path) -> Option<std::sync::Arc<SourceModel>> {
         let mut files = self.files.lock().unwrap();
         files
@@ -142,15 +172,58 @@ impl SourceCache {
     }
 }
 
-/// The counts of one test: merges the raw profiles its processes wrote
-/// under `prefix` and exports them for `program`. A test that wrote none
-/// (it could not start) has no coverage.
+/// The counts of one test from the raw profiles its processes wrote under
+/// `prefix`, as `tools.reader` says: natively (LLVM's tools for what that
+/// cannot read), with LLVM's tools, or both compared. A test that wrote
+/// none (it could not start) has no coverage.
 pub fn read_test(
     tools: &ClangTools,
     program: &Path,
     prefix: &Path,
     cache: &SourceCache,
 ) -> Result<Coverage> {
+    let native = || -> std::result::Result<Coverage, String> {
+        let mapping = cache.mapping(program)?;
+        Ok(match llvm_native::read_test(&mapping, prefix)? {
+            Some(export) => coverage_of(&export, cache),
+            None => Coverage::new(),
+        })
+    };
+    match tools.reader {
+        Reader::Gcov => by_llvm_tools(tools, program, prefix, cache),
+        Reader::Native => match native() {
+            Ok(coverage) => Ok(coverage),
+            Err(_) => by_llvm_tools(tools, program, prefix, cache),
+        },
+        Reader::Check => {
+            let ours = native().map_err(|e| {
+                PipelineError::Coverage(format!(
+                    "{}=check: the native reader cannot read {}: {e}",
+                    Reader::VARIABLE,
+                    prefix.display()
+                ))
+            })?;
+            let theirs = by_llvm_tools(tools, program, prefix, cache)?;
+            match first_difference(&ours, &theirs, "llvm-cov") {
+                None => Ok(ours),
+                Some(difference) => Err(PipelineError::Coverage(format!(
+                    "{}=check: the native reader and llvm-cov differ on the profiles in {}: {difference}",
+                    Reader::VARIABLE,
+                    prefix.display()
+                ))),
+            }
+        }
+    }
+}
+
+/// One test's counts through `llvm-profdata merge` and `llvm-cov export`.
+fn by_llvm_tools(
+    tools: &ClangTools,
+    program: &Path,
+    prefix: &Path,
+    cache: &SourceCache,
+) -> Result<Coverage> {
+    let (profdata, cov) = tools.llvm()?;
     let mut raw: Vec<PathBuf> = std::fs::read_dir(prefix)
         .into_iter()
         .flatten()
@@ -163,33 +236,33 @@ pub fn read_test(
     }
     raw.sort();
     let merged = prefix.join("merged.profdata");
-    let out = Command::new(&tools.profdata)
+    let out = Command::new(profdata)
         .args(["merge", "-sparse"])
         .args(&raw)
         .arg("-o")
         .arg(&merged)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| missing(&tools.profdata, e))?;
+        .map_err(|e| missing(profdata, e))?;
     if !out.status.success() {
         return Err(PipelineError::Coverage(format!(
             "`{} merge` failed on the profiles in {}: {}",
-            tools.profdata,
+            profdata,
             prefix.display(),
             String::from_utf8_lossy(&out.stderr).trim()
         )));
     }
-    let out = Command::new(&tools.cov)
+    let out = Command::new(cov)
         .args(["export", "-format=text", "-instr-profile"])
         .arg(&merged)
         .arg(program)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| missing(&tools.cov, e))?;
+        .map_err(|e| missing(cov, e))?;
     if !out.status.success() {
         return Err(PipelineError::Coverage(format!(
             "`{} export` failed for {}: {}",
-            tools.cov,
+            cov,
             program.display(),
             String::from_utf8_lossy(&out.stderr).trim()
         )));
@@ -211,13 +284,18 @@ pub fn convert(json: &str, cache: &SourceCache) -> Result<Coverage> {
     let export = Export::parse(json).map_err(|e| {
         PipelineError::Coverage(format!("llvm-cov printed JSON faultlens cannot read: {e}"))
     })?;
+    Ok(coverage_of(&export, cache))
+}
+
+/// An export's per-line counts.
+fn coverage_of(export: &Export, cache: &SourceCache) -> Coverage {
     let mut coverage = Coverage::new();
     for name in export.files() {
         let path = normalize(Path::new(name));
         let counts = match cache.get(&path) {
-            Some(model) => file_counts(&export, name, &model.text, &model.cfgs),
+            Some(model) => file_counts(export, name, &model.text, &model.cfgs),
             // Not readable here: line counts only, as llvm-cov gives them.
-            None => file_counts(&export, name, "", &[]),
+            None => file_counts(export, name, "", &[]),
         };
         let entry: &mut FileCounts = coverage.entry(path).or_default();
         for (line, (count, branches)) in counts.lines {
@@ -233,7 +311,7 @@ pub fn convert(json: &str, cache: &SourceCache) -> Result<Coverage> {
             }
         }
     }
-    Ok(coverage)
+    coverage
 }
 
 #[cfg(test)]

@@ -102,7 +102,7 @@ pub fn finish(
         Reader::Gcov => Ok(by_gcov),
         Reader::Check => {
             for (native, by_gcov) in read.iter().zip(&by_gcov) {
-                if let Some(difference) = first_difference(native, by_gcov) {
+                if let Some(difference) = first_difference(native, by_gcov, "gcov") {
                     return Err(PipelineError::Coverage(format!(
                         "{} = check: the native reader and gcov differ: {difference}",
                         Reader::VARIABLE
@@ -122,11 +122,12 @@ fn read_kept(cache: &NotesCache, file: &DataFile) -> Option<Coverage> {
 }
 
 /// Where two coverages of one test differ, in words; `None` if they agree.
-pub fn first_difference(native: &Coverage, by_gcov: &Coverage) -> Option<String> {
+/// `tool` names the reader of the second.
+pub fn first_difference(native: &Coverage, by_gcov: &Coverage, tool: &str) -> Option<String> {
     let files = |c: &Coverage| c.keys().cloned().collect::<Vec<_>>();
     if files(native) != files(by_gcov) {
         return Some(format!(
-            "files {:?} against gcov's {:?}",
+            "files {:?} against {tool}'s {:?}",
             files(native),
             files(by_gcov)
         ));
@@ -138,7 +139,7 @@ pub fn first_difference(native: &Coverage, by_gcov: &Coverage) -> Option<String>
         functions.1.sort_unstable();
         if functions.0 != functions.1 {
             return Some(format!(
-                "{}: functions {:?} against gcov's {:?}",
+                "{}: functions {:?} against {tool}'s {:?}",
                 path.display(),
                 functions.0,
                 functions.1
@@ -153,7 +154,7 @@ pub fn first_difference(native: &Coverage, by_gcov: &Coverage) -> Option<String>
                 .copied()
                 .unwrap_or(0);
             return Some(format!(
-                "{}:{line}: {:?} against gcov's {:?}",
+                "{}:{line}: {:?} against {tool}'s {:?}",
                 path.display(),
                 ours.lines.get(&line),
                 theirs.lines.get(&line)
@@ -183,7 +184,7 @@ pub fn executable_lines(
         ))),
         (Reader::Check, Some(native)) => {
             let by_gcov = gcov::executable_lines(gcov_tool, notes, scratch)?;
-            match first_difference(&native, &by_gcov) {
+            match first_difference(&native, &by_gcov, "gcov") {
                 Some(difference) => Err(PipelineError::Coverage(format!(
                     "{} = check: the executable lines differ: {difference}",
                     Reader::VARIABLE

@@ -16,6 +16,7 @@ pub mod gcda;
 pub mod gcov;
 pub mod gcov_native;
 pub mod import;
+pub mod llvm_native;
 mod localize;
 pub mod paths;
 pub mod process;

@@ -7,7 +7,7 @@ use crate::build::{self, find_notes, Built};
 use crate::clang_cov::{self, ClangTools};
 use crate::command::Steps;
 use crate::config::CoverageTool;
-use crate::counters::{self, Reader};
+use crate::counters;
 use crate::discover::{self, DEFAULT_TIMEOUT};
 use crate::error::{PipelineError, Result};
 use crate::execute::{execute, Execution};
@@ -121,7 +121,7 @@ pub fn localize_in_stages(
         Some(c) => Toolchain {
             cc: c.clang.clone(),
             gcov: String::new(),
-            reader: Reader::Gcov,
+            reader: c.reader,
         },
     };
     let jobs = options
@@ -313,6 +313,13 @@ fn run_all(
     };
 
     // Each test's counters are read as it ends, while the next tests run.
+    let clang_program = match clang {
+        Some(_) => Some(built.program.as_deref().ok_or_else(|| {
+            PipelineError::Coverage("clang's coverage needs the program the tests run".into())
+        })?),
+        None => None,
+    };
+    let clang_cache = clang_cov::SourceCache::default();
     let reader = tools.reader;
     let cache = NotesCache::new(&built.notes_dir);
     let read_now = |data: &Path, bytes: &[u8]| {
@@ -323,6 +330,10 @@ fn run_all(
         }
     };
 
+    let clang_read: Vec<Mutex<Option<Result<Coverage>>>> = match clang {
+        Some(_) => (0..specs.len()).map(|_| Mutex::new(None)).collect(),
+        None => Vec::new(),
+    };
     let finished_count = AtomicUsize::new(0);
     let mut executions = parallel(specs.len(), jobs, cancel, |i| {
         let (execution, data) = match &trees {
@@ -335,6 +346,10 @@ fn run_all(
                 let mut spec = specs[i].clone();
                 spec.env.push(clang_cov::profile_env(&prefixes[i]));
                 let execution = execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope);
+                if let (Some(clang), Some(program)) = (clang, clang_program) {
+                    let coverage = clang_cov::read_test(clang, program, &prefixes[i], &clang_cache);
+                    *clang_read[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(coverage);
+                }
                 (execution, Ok(Gathered::default()))
             }
         };
@@ -354,18 +369,11 @@ fn run_all(
 
     progress(Progress::Collecting);
     let mut coverage_per_test = Vec::with_capacity(specs.len());
-    if let Some(clang) = clang {
-        let program = built.program.as_deref().ok_or_else(|| {
-            PipelineError::Coverage("clang's coverage needs the program the tests run".into())
-        })?;
-        let cache = clang_cov::SourceCache::default();
-        let coverage = parallel(prefixes.len(), jobs, cancel, |i| {
-            clang_cov::read_test(clang, program, &prefixes[i], &cache)
-        });
+    if clang.is_some() {
         let _ = std::fs::remove_dir_all(&runs_dir);
-        check_cancel(cancel)?;
-        for test in coverage {
-            coverage_per_test.push(test.ok_or(PipelineError::Cancelled)??);
+        for test in clang_read {
+            let read = test.into_inner().unwrap_or_else(|e| e.into_inner());
+            coverage_per_test.push(read.ok_or(PipelineError::Cancelled)??);
         }
     } else {
         // What was not read as the tests ended is read now: a runner may

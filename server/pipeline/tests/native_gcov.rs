@@ -72,7 +72,7 @@ fn compare(notes: &[PathBuf]) {
     }
     let by_gcov = gcov::read_coverage("gcov", &[files], &map).unwrap();
     assert_eq!(
-        faultlens_pipeline::counters::first_difference(&native, &by_gcov[0]),
+        faultlens_pipeline::counters::first_difference(&native, &by_gcov[0], "gcov"),
         None
     );
     assert_eq!(native, by_gcov[0]);
