@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 fn diagnose(root: &Path, args: &[&str]) -> std::process::Output {
     let mut all = vec!["diagnose", root.to_str().unwrap()];
     if !args.contains(&"--time-limit") {
-        all.extend_from_slice(&["--time-limit", "10"]);
+        all.extend_from_slice(&["--time-limit", "5"]);
     }
     all.extend_from_slice(args);
     faultlens(&all)

@@ -257,8 +257,10 @@ fn report_or_clear_error(dir: &Path) {
     let Ok(loaded) = common::load(dir) else {
         return;
     };
+    // Enough for the first diagnoses of every fixture (what is checked is
+    // that what is found is sound, not how much).
     let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(10)),
+        time_limit: Some(Duration::from_secs(5)),
         ..DiagnoseOptions::default()
     };
     let r = diagnose_program(

@@ -164,7 +164,7 @@ fn a_costly_single_fault_is_found_by_checking_the_spectrum_top_lines() {
     let tmp = tempfile::tempdir().unwrap();
     let (project, results) = localized("loop-cond", tmp.path());
     let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(60)),
+        time_limit: Some(Duration::from_secs(40)),
         ..DiagnoseOptions::default()
     };
     let seen = std::cell::RefCell::new(Vec::new());

@@ -1,5 +1,4 @@
-//! clang's coverage mapping (LLVM 13 and later, mapping version 6, as
-//! clang 14 writes it): the translation units' file tables in
+//! clang's coverage mapping (mapping version 6, as clang 14 writes it): the translation units' file tables in
 //! `__llvm_covmap` and each function's regions in `__llvm_covfun`, decoded
 //! as `llvm-cov` decodes them (LLVM's `CoverageMappingReader.cpp`).
 
@@ -119,7 +118,7 @@ fn translation_units(covmap: &[u8]) -> Result<BTreeMap<u64, Vec<Arc<str>>>, Stri
         let version = c.u32("a mapping header's version")?;
         if version != VERSION {
             return Err(format!(
-                "coverage mapping version {} (this reader reads version {}, clang 13 to 17's)",
+                "coverage mapping version {} (this reader reads version {}, as clang 14 writes it)",
                 version + 1,
                 VERSION + 1
             ));

@@ -4,9 +4,10 @@
 //! `llvm-cov export` would print built from both. Two processes per test
 //! (about 20 ms) become microseconds.
 //!
-//! Read: mapping version 6 (clang 13 to 17) and raw profile version 8
-//! (clang 14 to 16), 64-bit little-endian ELF programs. Anything else is an
-//! error, and the caller reads that test with LLVM's tools instead.
+//! Read: the files as clang 14 (Debian 12's) writes them: mapping version
+//! 6, raw profile version 8, 64-bit little-endian ELF programs. Anything
+//! else is an error, and the caller reads that test with LLVM's tools
+//! instead.
 
 mod cursor;
 mod elf;

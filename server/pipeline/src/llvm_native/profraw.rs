@@ -1,4 +1,4 @@
-//! clang's raw profiles (`.profraw`, raw format version 8: LLVM 14 to 16):
+//! clang's raw profiles (`.profraw`, raw format version 8, clang 14's):
 //! each function's counters, by the hash of its name and its structural
 //! hash, summed over the files one test wrote (`llvm-profdata merge`).
 
@@ -40,7 +40,7 @@ impl Profile {
         let version = c.u64("the version")?;
         if version & VARIANT_MASK != 0 || version != VERSION {
             return Err(format!(
-                "raw profile version {} (flags {:#x}); this reader reads version {VERSION} (clang 14 to 16) without flags",
+                "raw profile version {} (flags {:#x}); this reader reads version {VERSION} (clang 14's) without flags",
                 version & !VARIANT_MASK,
                 version & VARIANT_MASK
             ));
