@@ -108,3 +108,89 @@ fn an_unknown_reader_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// A test whose program forks: parent and child write one profile, merged
+/// as each exits, and the test's coverage holds both. The test's program
+/// also leaves a link to a file outside the project among the profiles:
+/// emptying the profiles for the next test removes the link and leaves the
+/// file alone.
+#[test]
+fn a_forked_childs_profile_is_merged_and_a_planted_link_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    std::fs::write(
+        dir.path().join("faultlens.toml"),
+        "[build]\ncoverage = \"clang\"\nsources = [\"f.c\"]\nprogram = \"f\"\n\n\
+         [[test]]\nname = \"forks\"\nargs = [\"1\"]\nexpected_stdout = \"child\\nparent\\n\"\n\n\
+         [[test]]\nname = \"plain\"\nargs = []\nexpected_stdout = \"none\\n\"\n",
+    )
+    .unwrap();
+    let source = format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static void plant(void)
+{{
+    const char *pattern = getenv("LLVM_PROFILE_FILE");
+    char link[4096];
+    snprintf(link, sizeof link, "%s", pattern ? pattern : "");
+    char *slash = strrchr(link, '/');
+    if (!slash) return;
+    strcpy(slash + 1, "planted.profraw");
+    symlink("{victim}", link);
+}}
+static void child_work(void)
+{{
+    printf("child\n");
+}}
+int main(int argc, char **argv)
+{{
+    (void)argv;
+    plant();
+    if (argc < 2) {{
+        printf("none\n");
+        return 0;
+    }}
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {{
+        child_work();
+        return 0;
+    }}
+    waitpid(pid, NULL, 0);
+    printf("parent\n");
+    return 1;
+}}
+"#,
+        victim = victim.display()
+    );
+    std::fs::write(dir.path().join("f.c"), source).unwrap();
+    let out = localize_with(dir.path(), "check");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    let doc = results(dir.path());
+    let lines_of = |name: &str| -> Vec<u64> {
+        let test = doc["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap();
+        test["coverage"][0]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_u64().unwrap())
+            .collect()
+    };
+    // child_work's printf (line 18) ran in the child only; main's last
+    // printf (line 34) in the parent only.
+    let forks = lines_of("forks");
+    assert!(forks.contains(&18) && forks.contains(&34), "{forks:?}");
+    let plain = lines_of("plain");
+    assert!(!plain.contains(&18) && !plain.contains(&34), "{plain:?}");
+}

@@ -23,7 +23,6 @@ use crate::error::{PipelineError, Result};
 use crate::gcov::{Coverage, FileCounts};
 use crate::llvm_native::{self, Mapping};
 use crate::paths::normalize;
-use crate::toolchain::require;
 use faultlens_cfg::clang::{file_counts, Export};
 use faultlens_cfg::{build_cfgs, FunctionCfg};
 use std::collections::HashMap;
@@ -45,16 +44,19 @@ const INSTALL_HINT: &str =
 #[derive(Debug, Clone)]
 pub struct ClangTools {
     pub clang: String,
-    /// `llvm-profdata` and `llvm-cov`, or why they cannot be used: needed
-    /// only for what the native reader cannot read (and in check mode).
-    llvm: std::result::Result<(String, String), String>,
+    /// The compiler's major version (Debian names its tools after it).
+    version: Option<String>,
+    /// `llvm-profdata` and `llvm-cov`, or which names were tried: looked
+    /// for only when needed (check mode, or a profile the native reader
+    /// cannot read): each lookup starts processes.
+    llvm: OnceLock<std::result::Result<(String, String), String>>,
     pub reader: Reader,
 }
 
 impl ClangTools {
     /// `[build] cc` when it names a clang, else `clang`; `llvm-profdata` and
     /// `llvm-cov`, or Debian's versioned names (`llvm-cov-14`) matching the
-    /// compiler's major version.
+    /// compiler's major version, found when first needed.
     pub fn find(config: &Config) -> Result<ClangTools> {
         let clang = config
             .build
@@ -62,45 +64,43 @@ impl ClangTools {
             .clone()
             .filter(|cc| cc.rsplit('/').next().unwrap_or(cc).starts_with("clang"))
             .unwrap_or_else(|| "clang".into());
-        require(&clang, "clang, for `coverage = \"clang\"`", INSTALL_HINT)?;
-        let version = major_version(&clang);
-        let tool = |name: &str| -> std::result::Result<String, String> {
-            let mut candidates = vec![name.to_string()];
-            if let Some(v) = &version {
-                candidates.push(format!("{name}-{v}"));
-            }
-            candidates
-                .iter()
-                .find(|c| runs(c))
-                .cloned()
-                .ok_or_else(|| format!("{name} (tried {})", candidates.join(", ")))
-        };
-        let reader = Reader::from_env()?;
-        let llvm = tool("llvm-profdata").and_then(|p| Ok((p, tool("llvm-cov")?)));
-        if reader != Reader::Native {
-            llvm.clone().map_err(missing_tool)?;
-        }
-        Ok(ClangTools {
+        let version = major_version(&clang)?;
+        let tools = ClangTools {
             clang,
-            llvm,
-            reader,
-        })
+            version,
+            llvm: OnceLock::new(),
+            reader: Reader::from_env()?,
+        };
+        if tools.reader != Reader::Native {
+            tools.llvm()?;
+        }
+        Ok(tools)
     }
 
     /// `llvm-profdata` and `llvm-cov`.
     fn llvm(&self) -> Result<(&str, &str)> {
-        match &self.llvm {
+        let found = self.llvm.get_or_init(|| {
+            let tool = |name: &str| -> std::result::Result<String, String> {
+                let mut candidates = vec![name.to_string()];
+                if let Some(v) = &self.version {
+                    candidates.push(format!("{name}-{v}"));
+                }
+                candidates
+                    .iter()
+                    .find(|c| runs(c))
+                    .cloned()
+                    .ok_or_else(|| format!("{name} (tried {})", candidates.join(", ")))
+            };
+            tool("llvm-profdata").and_then(|p| Ok((p, tool("llvm-cov")?)))
+        });
+        match found {
             Ok((profdata, cov)) => Ok((profdata, cov)),
-            Err(tried) => Err(missing_tool(tried.clone())),
+            Err(tried) => Err(PipelineError::MissingTool {
+                tool: tried.clone(),
+                why: "not found on PATH".into(),
+                hint: INSTALL_HINT.into(),
+            }),
         }
-    }
-}
-
-fn missing_tool(tried: String) -> PipelineError {
-    PipelineError::MissingTool {
-        tool: tried,
-        why: "not found on PATH".into(),
-        hint: INSTALL_HINT.into(),
     }
 }
 
@@ -114,14 +114,20 @@ fn runs(program: &str) -> bool {
         .is_ok()
 }
 
-/// `clang version 14.0.6` → `14`.
-fn major_version(clang: &str) -> Option<String> {
-    let out = Command::new(clang)
+/// `clang version 14.0.6` → `14`; an error when `clang` cannot be run.
+fn major_version(clang: &str) -> Result<Option<String>> {
+    let program = clang.split_whitespace().next().unwrap_or(clang);
+    let out = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
+        .stderr(Stdio::null())
         .output()
-        .ok()?;
-    parse_major(&String::from_utf8_lossy(&out.stdout))
+        .map_err(|e| PipelineError::MissingTool {
+            tool: format!("clang, for `coverage = \"clang\"` (`{program}`)"),
+            why: e.to_string(),
+            hint: INSTALL_HINT.into(),
+        })?;
+    Ok(parse_major(&String::from_utf8_lossy(&out.stdout)))
 }
 
 fn parse_major(text: &str) -> Option<String> {
@@ -130,11 +136,16 @@ fn parse_major(text: &str) -> Option<String> {
     (!major.is_empty()).then_some(major)
 }
 
-/// The environment variable that sends a test's profiles under `prefix`.
+/// The environment variable that sends a test's profiles under `prefix`:
+/// one file per program, which the test's processes merge into as they
+/// exit (`%m`: one process after another, under a lock). The directory is
+/// reused test after test, its files emptied in between
+/// ([`llvm_native::empty_profiles`]): a fresh directory and files per test
+/// cost more than the tests (ext4 avoids recently freed inodes).
 pub fn profile_env(prefix: &Path) -> (String, String) {
     (
         "LLVM_PROFILE_FILE".into(),
-        prefix.join("%p.profraw").to_string_lossy().into_owned(),
+        prefix.join("%m.profraw").to_string_lossy().into_owned(),
     )
 }
 
@@ -224,17 +235,13 @@ fn by_llvm_tools(
     cache: &SourceCache,
 ) -> Result<Coverage> {
     let (profdata, cov) = tools.llvm()?;
-    let mut raw: Vec<PathBuf> = std::fs::read_dir(prefix)
+    let raw: Vec<PathBuf> = llvm_native::profiles(prefix)
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.len() > 0))
         .collect();
     if raw.is_empty() {
         return Ok(Coverage::new());
     }
-    raw.sort();
     let merged = prefix.join("merged.profdata");
     let out = Command::new(profdata)
         .args(["merge", "-sparse"])

@@ -14,6 +14,7 @@ use crate::execute::{execute, Execution};
 use crate::gcda::{self, Gathered, Prefixes};
 use crate::gcov::{self, Coverage};
 use crate::gcov_native::NotesCache;
+use crate::llvm_native;
 use crate::process::RunScope;
 use crate::project::Project;
 use crate::testspec::TestSpec;
@@ -25,7 +26,7 @@ use faultlens_core::results::{
 };
 use faultlens_core::shards::{Shard, ShardSpec};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -298,19 +299,10 @@ fn run_all(
             .as_ref()
             .map_or(output_limit, |e| output_limit.max(e.len() + 1))
     };
-    // clang's runtime writes one file per test where LLVM_PROFILE_FILE
-    // says; gcov's counters go through a few reused prefix trees (see
-    // `gcda.rs`) and are gathered into `runs_dir` as each test ends.
-    let prefixes: Vec<PathBuf> = (0..specs.len())
-        .map(|i| runs_dir.join(i.to_string()))
-        .collect();
-    let trees = match clang {
-        None => Some(Prefixes::create(
-            &runs_dir.join("trees"),
-            jobs.min(specs.len()),
-        )?),
-        Some(_) => None,
-    };
+    // Each worker has a prefix directory it reuses test after test:
+    // gcov's counters are gathered from it into `runs_dir` (see `gcda.rs`),
+    // clang's profiles are read in it and emptied (see `clang_cov.rs`).
+    let trees = Prefixes::create(&runs_dir.join("trees"), jobs.min(specs.len()))?;
 
     // Each test's counters are read as it ends, while the next tests run.
     let clang_program = match clang {
@@ -336,23 +328,22 @@ fn run_all(
     };
     let finished_count = AtomicUsize::new(0);
     let mut executions = parallel(specs.len(), jobs, cancel, |i| {
-        let (execution, data) = match &trees {
-            Some(trees) => trees.with_one(|tree| {
+        let (execution, data) = trees.with_one(|tree| match (clang, clang_program) {
+            (Some(clang), Some(program)) => {
+                let mut spec = specs[i].clone();
+                spec.env.push(clang_cov::profile_env(&tree.path));
+                let execution = execute(&spec, &tree.path, limit(&specs[i]), cancel, scope);
+                let coverage = clang_cov::read_test(clang, program, &tree.path, &clang_cache);
+                llvm_native::empty_profiles(&tree.path);
+                *clang_read[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(coverage);
+                (execution, Ok(Gathered::default()))
+            }
+            _ => {
                 let execution = execute(&specs[i], &tree.path, limit(&specs[i]), cancel, scope);
                 let gathered = gcda::gather(tree, &runs_dir, i, &read_now, reader.keeps_all());
                 (execution, gathered)
-            }),
-            None => {
-                let mut spec = specs[i].clone();
-                spec.env.push(clang_cov::profile_env(&prefixes[i]));
-                let execution = execute(&spec, &prefixes[i], limit(&specs[i]), cancel, scope);
-                if let (Some(clang), Some(program)) = (clang, clang_program) {
-                    let coverage = clang_cov::read_test(clang, program, &prefixes[i], &clang_cache);
-                    *clang_read[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(coverage);
-                }
-                (execution, Ok(Gathered::default()))
             }
-        };
+        });
         let done = finished_count.fetch_add(1, Ordering::SeqCst) + 1;
         progress(Progress::Running {
             done,

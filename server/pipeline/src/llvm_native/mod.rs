@@ -20,7 +20,8 @@ pub use profraw::Profile;
 
 use faultlens_cfg::clang::Export;
 use std::io::Read;
-use std::path::Path;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
 
 /// A raw profile larger than this is refused (it holds counters of one
 /// program's functions: kilobytes).
@@ -51,32 +52,83 @@ pub fn read_mapping(program: &Path) -> Result<Mapping, String> {
 /// The export of one test: every `.profraw` its processes wrote under
 /// `prefix`, merged; `None` when it wrote none (it could not start).
 pub fn read_test(mapping: &Mapping, prefix: &Path) -> Result<Option<Export>, String> {
-    let mut files: Vec<_> = std::fs::read_dir(prefix)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
-        .collect();
-    if files.is_empty() {
-        return Ok(None);
-    }
-    files.sort();
     let mut profile = Profile::default();
-    for path in &files {
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_PROFILE + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if bytes.len() as u64 > MAX_PROFILE {
-            return Err(format!(
-                "{} is larger than {MAX_PROFILE} bytes",
-                path.display()
-            ));
-        }
+    let mut any = false;
+    for path in profiles(prefix) {
+        let Some(bytes) = read_profile(&path)? else {
+            continue;
+        };
+        any = true;
         profile
             .add(&bytes)
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(Some(segments::export(mapping, &profile)))
+    Ok(any.then(|| segments::export(mapping, &profile)))
+}
+
+/// The raw profiles under `dir`, sorted: regular files only (the runtime
+/// writes nothing else; a link a test left there is not followed).
+pub fn profiles(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A raw profile's bytes; `None` for an empty one (emptied after the last
+/// test, and not written since). Opened without following a link and
+/// without waiting (a test may have put a link or a pipe there).
+fn read_profile(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    let what = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(what)?;
+    if !file.metadata().map_err(what)?.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PROFILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(what)?;
+    if bytes.len() as u64 > MAX_PROFILE {
+        return Err(format!(
+            "{} is larger than {MAX_PROFILE} bytes",
+            path.display()
+        ));
+    }
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
+
+/// Empties the raw profiles under `dir` for the next test (which merges
+/// into them: `%m`), and removes anything else: a file with other links
+/// or that is not a regular file is removed, never followed.
+pub fn empty_profiles(dir: &Path) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let profile = path.extension().is_some_and(|e| e == "profraw");
+        let emptied = profile
+            && std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&path)
+                .and_then(|f| {
+                    let meta = f.metadata()?;
+                    if !meta.is_file() || meta.nlink() != 1 {
+                        return Err(std::io::ErrorKind::InvalidInput.into());
+                    }
+                    f.set_len(0)
+                })
+                .is_ok();
+        if !emptied {
+            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
+        }
+    }
 }
