@@ -110,9 +110,10 @@ fn an_unknown_reader_is_refused_by_name() {
 }
 
 /// A test whose program forks: parent and child write one profile, merged
-/// as each exits, and the test's coverage holds both. The test's program
+/// as each exits, and the test's coverage holds both; the next test, on
+/// the same worker (one job), holds only its own. Each test's program
 /// also leaves a link to a file outside the project among the profiles:
-/// emptying the profiles for the next test removes the link and leaves the
+/// clearing the profiles for the next test removes the link and leaves the
 /// file alone.
 #[test]
 fn a_forked_childs_profile_is_merged_and_a_planted_link_is_not_followed() {
@@ -122,7 +123,7 @@ fn a_forked_childs_profile_is_merged_and_a_planted_link_is_not_followed() {
     std::fs::write(&victim, "keep me\n").unwrap();
     std::fs::write(
         dir.path().join("faultlens.toml"),
-        "[build]\ncoverage = \"clang\"\nsources = [\"f.c\"]\nprogram = \"f\"\n\n\
+        "[build]\ncoverage = \"clang\"\nsources = [\"f.c\"]\nprogram = \"f\"\n\n[run]\njobs = 1\n\n\
          [[test]]\nname = \"forks\"\nargs = [\"1\"]\nexpected_stdout = \"child\\nparent\\n\"\n\n\
          [[test]]\nname = \"plain\"\nargs = []\nexpected_stdout = \"none\\n\"\n",
     )
@@ -187,10 +188,56 @@ int main(int argc, char **argv)
             .map(|l| l.as_u64().unwrap())
             .collect()
     };
-    // child_work's printf (line 18) ran in the child only; main's last
-    // printf (line 34) in the parent only.
+    // child_work's printf (line 18) ran in the child only; the parent's
+    // printf (line 35) in the parent only.
     let forks = lines_of("forks");
-    assert!(forks.contains(&18) && forks.contains(&34), "{forks:?}");
+    assert!(forks.contains(&18) && forks.contains(&35), "{forks:?}");
     let plain = lines_of("plain");
-    assert!(!plain.contains(&18) && !plain.contains(&34), "{plain:?}");
+    assert!(!plain.contains(&18) && !plain.contains(&35), "{plain:?}");
+}
+
+/// A test that puts a link to a directory outside the project in place of
+/// its worker's profile directory: faultlens neither reads nor clears what
+/// the link leads to, and says what happened.
+#[test]
+fn a_worker_directory_replaced_by_a_link_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let kept = outside.path().join("keep.txt");
+    std::fs::write(&kept, "keep me\n").unwrap();
+    std::fs::write(
+        dir.path().join("faultlens.toml"),
+        "[build]\ncoverage = \"clang\"\nsources = [\"g.c\"]\nprogram = \"g\"\n\n\
+         [[test]]\nname = \"swaps\"\nargs = []\nexpected_stdout = \"ok\\n\"\n",
+    )
+    .unwrap();
+    let source = format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(void)
+{{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", getenv("LLVM_PROFILE_FILE"));
+    *strrchr(dir, '/') = '\0';
+    char aside[4200];
+    snprintf(aside, sizeof aside, "%s.aside", dir);
+    rename(dir, aside);
+    symlink("{outside}", dir);
+    printf("ok\n");
+    return 0;
+}}
+"#,
+        outside = outside.path().display()
+    );
+    std::fs::write(dir.path().join("g.c"), source).unwrap();
+    let out = localize_with(dir.path(), "native");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no longer a directory"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "keep me\n");
 }

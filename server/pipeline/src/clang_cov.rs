@@ -1,9 +1,9 @@
 //! clang's source-based coverage (`[build] coverage = "clang"`).
 //!
 //! The build compiles with `-fprofile-instr-generate -fcoverage-mapping -O0`;
-//! each test writes its raw profile under its own prefix
-//! (`LLVM_PROFILE_FILE=<prefix>/%p.profraw`, one file per process).
-//! `llvm_native` reads them with the program's coverage mapping into what
+//! each test's processes merge their counters into one raw profile per
+//! program in the worker's reused directory (`LLVM_PROFILE_FILE=<dir>/t<test>-%m.profraw`),
+//! read as the test ends and removed before the next. `llvm_native` reads them with the program's coverage mapping into what
 //! `llvm-cov export` would print (`llvm-profdata merge` and `llvm-cov
 //! export` read what it cannot, and both are compared in check mode);
 //! `faultlens_cfg::clang` turns that into the per-line counts gcov
@@ -136,16 +136,15 @@ fn parse_major(text: &str) -> Option<String> {
     (!major.is_empty()).then_some(major)
 }
 
-/// The environment variable that sends a test's profiles under `prefix`:
-/// one file per program, which the test's processes merge into as they
-/// exit (`%m`: one process after another, under a lock). The directory is
-/// reused test after test, its files emptied in between
-/// ([`llvm_native::empty_profiles`]): a fresh directory and files per test
-/// cost more than the tests (ext4 avoids recently freed inodes).
-pub fn profile_env(prefix: &Path) -> (String, String) {
+/// The environment variable that sends test `test`'s profiles into the
+/// worker's directory `dir`, reused test after test (a fresh directory per
+/// test cost more than the tests: ext4 avoids recently freed inodes).
+pub fn profile_env(dir: &Path, test: usize) -> (String, String) {
     (
         "LLVM_PROFILE_FILE".into(),
-        prefix.join("%m.profraw").to_string_lossy().into_owned(),
+        llvm_native::profile_pattern(dir, test)
+            .to_string_lossy()
+            .into_owned(),
     )
 }
 
@@ -163,7 +162,9 @@ struct SourceModel {
 }
 
 impl SourceCache {
-    fn mapping(&self, program: &Path) -> std::result::Result<Arc<Mapping>, String> {
+    /// The program's coverage mapping, read on first use (call it before
+    /// the tests run: a test could replace the program).
+    pub fn mapping(&self, program: &Path) -> std::result::Result<Arc<Mapping>, String> {
         self.mapping
             .get_or_init(|| llvm_native::read_mapping(program).map(Arc::new))
             .clone()
@@ -183,28 +184,34 @@ impl SourceCache {
     }
 }
 
-/// The counts of one test from the raw profiles its processes wrote under
-/// `prefix`, as `tools.reader` says: natively (LLVM's tools for what that
-/// cannot read), with LLVM's tools, or both compared. A test that wrote
-/// none (it could not start) has no coverage.
+/// The counts of test `test` from the raw profiles its processes wrote
+/// into the worker's directory `prefix`, as `tools.reader` says: natively
+/// (LLVM's tools for what that cannot read), with LLVM's tools, or both
+/// compared. A test that wrote none (it could not start) has no coverage.
 pub fn read_test(
     tools: &ClangTools,
     program: &Path,
-    prefix: &Path,
+    (prefix, test): (&Path, usize),
     cache: &SourceCache,
 ) -> Result<Coverage> {
     let native = || -> std::result::Result<Coverage, String> {
         let mapping = cache.mapping(program)?;
-        Ok(match llvm_native::read_test(&mapping, prefix)? {
+        Ok(match llvm_native::read_test(&mapping, prefix, test)? {
             Some(export) => coverage_of(&export, cache),
             None => Coverage::new(),
         })
     };
+    let by_tools = || by_llvm_tools(tools, program, (prefix, test), cache);
     match tools.reader {
-        Reader::Gcov => by_llvm_tools(tools, program, prefix, cache),
+        Reader::Gcov => by_tools(),
         Reader::Native => match native() {
             Ok(coverage) => Ok(coverage),
-            Err(_) => by_llvm_tools(tools, program, prefix, cache),
+            Err(why) => by_tools().map_err(|e| {
+                PipelineError::Coverage(format!(
+                    "faultlens's own reader cannot read the profiles in {} ({why}), and LLVM's tools could not either: {e}",
+                    prefix.display()
+                ))
+            }),
         },
         Reader::Check => {
             let ours = native().map_err(|e| {
@@ -214,7 +221,7 @@ pub fn read_test(
                     prefix.display()
                 ))
             })?;
-            let theirs = by_llvm_tools(tools, program, prefix, cache)?;
+            let theirs = by_tools()?;
             match first_difference(&ours, &theirs, "llvm-cov") {
                 None => Ok(ours),
                 Some(difference) => Err(PipelineError::Coverage(format!(
@@ -231,23 +238,25 @@ pub fn read_test(
 fn by_llvm_tools(
     tools: &ClangTools,
     program: &Path,
-    prefix: &Path,
+    (prefix, test): (&Path, usize),
     cache: &SourceCache,
 ) -> Result<Coverage> {
     let (profdata, cov) = tools.llvm()?;
-    let raw: Vec<PathBuf> = llvm_native::profiles(prefix)
+    let raw: Vec<PathBuf> = llvm_native::profiles(prefix, test)
+        .map_err(PipelineError::Coverage)?
         .into_iter()
         .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.len() > 0))
         .collect();
     if raw.is_empty() {
         return Ok(Coverage::new());
     }
-    let merged = prefix.join("merged.profdata");
+    let merged = MergedProfile::create(prefix)?;
+    let merged = merged.path.as_path();
     let out = Command::new(profdata)
         .args(["merge", "-sparse"])
         .args(&raw)
         .arg("-o")
-        .arg(&merged)
+        .arg(merged)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| missing(profdata, e))?;
@@ -261,7 +270,7 @@ fn by_llvm_tools(
     }
     let out = Command::new(cov)
         .args(["export", "-format=text", "-instr-profile"])
-        .arg(&merged)
+        .arg(merged)
         .arg(program)
         .stdin(Stdio::null())
         .output()
@@ -275,6 +284,34 @@ fn by_llvm_tools(
         )));
     }
     convert(&String::from_utf8_lossy(&out.stdout), cache)
+}
+
+/// `llvm-profdata`'s output, in a directory made for it beside the
+/// worker's (which tests can write: a link planted there would be
+/// followed), removed when dropped.
+struct MergedProfile {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl MergedProfile {
+    fn create(worker: &Path) -> Result<MergedProfile> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("merge-{}-{n}", std::process::id());
+        let dir = worker.parent().unwrap_or(worker).join(name);
+        // A fresh directory, or an error: never one a test made.
+        std::fs::create_dir(&dir)
+            .map_err(|e| PipelineError::io(format!("creating {}", dir.display()), e))?;
+        let path = dir.join("merged.profdata");
+        Ok(MergedProfile { dir, path })
+    }
+}
+
+impl Drop for MergedProfile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 fn missing(tool: &str, e: std::io::Error) -> PipelineError {

@@ -312,6 +312,11 @@ fn run_all(
         None => None,
     };
     let clang_cache = clang_cov::SourceCache::default();
+    if let Some(program) = clang_program {
+        // Read now, before a test could replace the program (a failure is
+        // remembered, and each test is then read with LLVM's tools).
+        let _ = clang_cache.mapping(program);
+    }
     let reader = tools.reader;
     let cache = NotesCache::new(&built.notes_dir);
     let read_now = |data: &Path, bytes: &[u8]| {
@@ -331,10 +336,13 @@ fn run_all(
         let (execution, data) = trees.with_one(|tree| match (clang, clang_program) {
             (Some(clang), Some(program)) => {
                 let mut spec = specs[i].clone();
-                spec.env.push(clang_cov::profile_env(&tree.path));
+                spec.env.push(clang_cov::profile_env(&tree.path, i));
                 let execution = execute(&spec, &tree.path, limit(&specs[i]), cancel, scope);
-                let coverage = clang_cov::read_test(clang, program, &tree.path, &clang_cache);
-                llvm_native::empty_profiles(&tree.path);
+                let coverage = clang_cov::read_test(clang, program, (&tree.path, i), &clang_cache)
+                    .and_then(|c| {
+                        llvm_native::clear_profiles(&tree.path).map_err(PipelineError::Coverage)?;
+                        Ok(c)
+                    });
                 *clang_read[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(coverage);
                 (execution, Ok(Gathered::default()))
             }

@@ -68,9 +68,37 @@ fn damaged_mappings_and_profiles_are_errors_not_panics() {
             let _ = Mapping::decode(&covmap, &bad);
         }
     }
-    for cut in 0..raw.len() {
-        let _ = Profile::default().add(&raw[..cut]);
+    // The file table (zlib-compressed as clang writes it): damaged, it is
+    // refused or read, never a panic or an unbounded inflation.
+    for i in 0..covmap.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = covmap.clone();
+            bad[i] ^= flip;
+            let _ = Mapping::decode(&bad, &covfun);
+        }
     }
+    // Header, binary ids, records, padding, counters: cut anywhere before
+    // their end, the profile is refused (the names after them are not read).
+    let word = |i: usize| u64::from_le_bytes(raw[i * 8..i * 8 + 8].try_into().unwrap());
+    let counters_end = 88 + word(2) + word(3) * 48 + word(4) + word(5) * 8;
+    for cut in 0..raw.len() {
+        let read = Profile::default().add(&raw[..cut]);
+        assert!(read.is_err() || cut as u64 >= counters_end, "cut at {cut}");
+    }
+    // Every record claims the first function's counters: refused, not
+    // read record by record.
+    let mut overlapping = raw.clone();
+    let records = 88 + word(2) as usize;
+    let first = overlapping[records + 16..records + 24].to_vec();
+    for r in 1..word(3) as usize {
+        let at = records + r * 48;
+        let relative =
+            u64::from_le_bytes(first.clone().try_into().unwrap()).wrapping_sub(r as u64 * 48);
+        overlapping[at + 16..at + 24].copy_from_slice(&relative.to_le_bytes());
+        overlapping[at + 40..at + 44].copy_from_slice(&(word(5) as u32).to_le_bytes());
+    }
+    let err = Profile::default().add(&overlapping).unwrap_err();
+    assert!(err.contains("claim more counters"), "{err}");
     for i in 0..raw.len().min(4096) {
         let mut bad = raw.clone();
         bad[i] ^= 0xff;

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// Larger sections are refused rather than read into memory.
@@ -12,7 +13,19 @@ const SHT_NOBITS: u32 = 8;
 
 /// The contents of the sections named in `wanted` (empty for one absent).
 pub fn sections(path: &Path, wanted: &[&str]) -> Result<Vec<Vec<u8>>, String> {
-    let mut file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Without waiting: a test may have put a pipe in the program's place.
+    let mut file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .is_file()
+    {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
     let mut header = [0u8; 64];
     file.read_exact(&mut header)
         .map_err(|_| format!("{} is too short to be an ELF program", path.display()))?;

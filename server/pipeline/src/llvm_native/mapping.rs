@@ -7,6 +7,12 @@ use md5::{Digest, Md5};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+/// A file table inflates to at most this (its file names: kilobytes).
+const MAX_FILE_TABLE: u64 = 64 << 20;
+/// Macro expansions nest at most this deep: each level costs a pass over
+/// the function's regions.
+const MAX_NESTING: usize = 64;
+
 /// The mapping format version written in `__llvm_covmap`'s headers that
 /// this reader reads (LLVM's `CovMapVersion::Version6`, counted from 0).
 const VERSION: u32 = 5;
@@ -82,14 +88,16 @@ impl Mapping {
                 .get(&files_ref)
                 .ok_or("a function record names a file table the program does not have")?;
             let function = decode_function(name_ref, hash, files, data)?;
-            // A unit that only declares a function (hash 0) gives way to one
-            // that defines it; otherwise the first record stands.
+            // A unit's placeholder of a function it does not use gives way
+            // to a unit's real record of it; otherwise the first stands.
             match by_name.get(&name_ref) {
                 None => {
                     by_name.insert(name_ref, functions.len());
                     functions.push(function);
                 }
-                Some(&i) if functions[i].hash == 0 && hash != 0 => functions[i] = function,
+                Some(&i) if is_dummy(&functions[i]) && !is_dummy(&function) => {
+                    functions[i] = function
+                }
                 Some(_) => {}
             }
         }
@@ -104,6 +112,15 @@ impl Mapping {
             .flat_map(|f| f.filenames.iter().cloned())
             .collect()
     }
+}
+
+/// LLVM's placeholder record (`isCoverageMappingDummy`): hash 0, one
+/// file, no expressions, one region counting nothing.
+fn is_dummy(f: &Function) -> bool {
+    f.hash == 0
+        && f.filenames.len() == 1
+        && f.expressions.is_empty()
+        && matches!(f.regions.as_slice(), [r] if r.count == Counter::Zero && r.kind == Kind::Code)
 }
 
 /// Each translation unit's file table, by the hash of its encoded bytes
@@ -141,7 +158,11 @@ fn file_table(encoded: &[u8]) -> Result<Vec<Arc<str>>, String> {
     if count == 0 {
         return Err("an empty file table".into());
     }
-    let plain_size = c.uleb("a file table's size")? as usize;
+    let plain_size = c.uleb("a file table's size")?;
+    if plain_size > MAX_FILE_TABLE {
+        return Err(format!("a file table of {plain_size} bytes"));
+    }
+    let plain_size = plain_size as usize;
     let packed_size = c.uleb("a file table's compressed size")? as usize;
     let inflated;
     let mut names = if packed_size > 0 {
@@ -232,7 +253,7 @@ fn decode_function(
     // An expansion counts what the first region of the file it expands
     // counts; nested expansions settle in one pass per level (until a pass
     // changes nothing).
-    for _ in 1..n_files {
+    for _ in 1..n_files.min(MAX_NESTING + 1) {
         let mut expansion_of: Vec<Option<usize>> = vec![None; n_files];
         for (i, r) in regions.iter().enumerate() {
             if r.kind == Kind::Expansion {

@@ -5,9 +5,11 @@
 //! (about 20 ms) become microseconds.
 //!
 //! Read: the files as clang 14 (Debian 12's) writes them: mapping version
-//! 6, raw profile version 8, 64-bit little-endian ELF programs. Anything
-//! else is an error, and the caller reads that test with LLVM's tools
-//! instead.
+//! 6, raw profile version 8, 64-bit little-endian ELF programs (clang 13's
+//! and 15 to 17's share these version numbers and are read by clang 14's
+//! rules). Other versions and damaged files are errors, and the caller
+//! reads that test with LLVM's tools instead. Every read is bounded: 64 MiB
+//! per profile, 256 MiB per section, 64 MiB per inflated file table.
 
 mod cursor;
 mod elf;
@@ -19,8 +21,6 @@ pub use mapping::Mapping;
 pub use profraw::Profile;
 
 use faultlens_cfg::clang::Export;
-use std::io::Read;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// A raw profile larger than this is refused (it holds counters of one
@@ -49,15 +49,26 @@ pub fn read_mapping(program: &Path) -> Result<Mapping, String> {
     Mapping::decode(&covmap, &covfun).map_err(|e| format!("{}: {e}", program.display()))
 }
 
-/// The export of one test: every `.profraw` its processes wrote under
-/// `prefix`, merged; `None` when it wrote none (it could not start).
-pub fn read_test(mapping: &Mapping, prefix: &Path) -> Result<Option<Export>, String> {
+/// Where test `test`'s processes write their raw profiles under the
+/// worker's directory `dir`: one file per program (`%m`), into which the
+/// test's processes merge as they exit (one after another, under a lock).
+/// The test's number in the name keeps what a process it left behind
+/// writes later out of the next test's coverage.
+pub fn profile_pattern(dir: &Path, test: usize) -> PathBuf {
+    dir.join(format!("t{test}-%m.profraw"))
+}
+
+/// The export of test `test`: every raw profile its processes wrote
+/// under `dir`, merged; `None` when it wrote none (it could not start).
+pub fn read_test(mapping: &Mapping, dir: &Path, test: usize) -> Result<Option<Export>, String> {
     let mut profile = Profile::default();
     let mut any = false;
-    for path in profiles(prefix) {
-        let Some(bytes) = read_profile(&path)? else {
+    for path in profiles(dir, test)? {
+        let bytes = faultlens_confine::read::read_regular_no_link(&path, MAX_PROFILE)
+            .map_err(|e| e.to_string())?;
+        if bytes.is_empty() {
             continue;
-        };
+        }
         any = true;
         profile
             .add(&bytes)
@@ -66,69 +77,55 @@ pub fn read_test(mapping: &Mapping, prefix: &Path) -> Result<Option<Export>, Str
     Ok(any.then(|| segments::export(mapping, &profile)))
 }
 
-/// The raw profiles under `dir`, sorted: regular files only (the runtime
-/// writes nothing else; a link a test left there is not followed).
-pub fn profiles(dir: &Path) -> Vec<PathBuf> {
+/// Test `test`'s raw profiles under `dir`, sorted: regular files only (the
+/// runtime writes nothing else; a link a test left there is not followed).
+pub fn profiles(dir: &Path, test: usize) -> Result<Vec<PathBuf>, String> {
+    real_directory(dir)?;
+    let prefix = format!("t{test}-");
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
+        .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
         .collect();
     files.sort();
-    files
+    Ok(files)
 }
 
-/// A raw profile's bytes; `None` for an empty one (emptied after the last
-/// test, and not written since). Opened without following a link and
-/// without waiting (a test may have put a link or a pipe there).
-fn read_profile(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    let what = |e: std::io::Error| format!("{}: {e}", path.display());
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(what)?;
-    if !file.metadata().map_err(what)?.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_PROFILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(what)?;
-    if bytes.len() as u64 > MAX_PROFILE {
-        return Err(format!(
-            "{} is larger than {MAX_PROFILE} bytes",
-            path.display()
-        ));
-    }
-    Ok((!bytes.is_empty()).then_some(bytes))
-}
-
-/// Empties the raw profiles under `dir` for the next test (which merges
-/// into them: `%m`), and removes anything else: a file with other links
-/// or that is not a regular file is removed, never followed.
-pub fn empty_profiles(dir: &Path) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+/// Empties the worker's directory `dir` for its next test. A test can
+/// reach it (it is in `LLVM_PROFILE_FILE`): a link put in its place is an
+/// error, never followed, and whatever a test left inside (links
+/// included) is removed, not followed.
+pub fn clear_profiles(dir: &Path) -> Result<(), String> {
+    real_directory(dir)?;
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
         let path = entry.path();
-        let profile = path.extension().is_some_and(|e| e == "profraw");
-        let emptied = profile
-            && std::fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-                .open(&path)
-                .and_then(|f| {
-                    let meta = f.metadata()?;
-                    if !meta.is_file() || meta.nlink() != 1 {
-                        return Err(std::io::ErrorKind::InvalidInput.into());
-                    }
-                    f.set_len(0)
-                })
-                .is_ok();
-        if !emptied {
-            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
-        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        let removed = if is_dir {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|e| {
+            format!(
+                "cannot remove {} before the next test ({e}); a test changed the permissions of faultlens's directory",
+                path.display()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn real_directory(dir: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!(
+            "{} is no longer a directory (a test replaced it); faultlens does not follow it",
+            dir.display()
+        )),
+        Err(e) => Err(format!("{}: {e}", dir.display())),
     }
 }

@@ -61,6 +61,10 @@ impl Profile {
             "the counters",
         )?;
         let mut d = Cursor::new(data);
+        // The records' counters lie side by side in the counters section: a
+        // file whose records claim more (overlapping ranges) is damaged,
+        // and would cost an allocation per record.
+        let mut claimed = 0u64;
         for i in 0..records {
             let name_ref = d.u64("a record")?;
             let hash = d.u64("a record")?;
@@ -68,8 +72,11 @@ impl Profile {
             d.take(16, "a record")?;
             let n = d.u32("a record")?;
             d.take(4, "a record")?;
-            if n > MAX_COUNTERS {
-                return Err(format!("a function with {n} counters"));
+            claimed += u64::from(n);
+            if n > MAX_COUNTERS || claimed > n_counters {
+                return Err(format!(
+                    "the functions claim more counters than the file has ({claimed} of {n_counters})"
+                ));
             }
             // The counter pointer is relative to the record itself.
             let offset = relative.wrapping_add(i * RECORD_SIZE).wrapping_sub(delta);
@@ -97,17 +104,18 @@ impl Profile {
     }
 
     /// The counters of a function as llvm-cov finds them in an indexed
-    /// profile merged with `-sparse` (which leaves out functions whose
-    /// counters are all 0).
+    /// profile merged with `-sparse`, which leaves out a name all of whose
+    /// records (one per hash) count 0 and keeps every record of the others.
     pub fn counts(&self, name_ref: u64, hash: u64) -> Counts<'_> {
         let Some(by_hash) = self.functions.get(&name_ref) else {
             return Counts::Unknown;
         };
-        let run = |v: &Vec<u64>| v.iter().any(|&c| c != 0);
+        if !by_hash.values().any(|v| v.iter().any(|&c| c != 0)) {
+            return Counts::Unknown;
+        }
         match by_hash.get(&hash) {
-            Some(v) if run(v) => Counts::Known(v),
-            _ if by_hash.values().any(run) => Counts::Mismatch,
-            _ => Counts::Unknown,
+            Some(v) => Counts::Known(v),
+            None => Counts::Mismatch,
         }
     }
 }

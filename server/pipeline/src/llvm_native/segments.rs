@@ -203,9 +203,9 @@ fn build_segments(mut regions: Vec<Counted>) -> Vec<Segment> {
     for (i, r) in regions.iter().enumerate() {
         let at = r.start();
         // Active regions that end before this one starts are completed.
-        let (open, done): (Vec<Counted>, Vec<Counted>) =
-            b.active.iter().copied().partition(|a| a.end() > at);
-        if !done.is_empty() {
+        if b.active.iter().any(|a| a.end() <= at) {
+            let (open, done): (Vec<Counted>, Vec<Counted>) =
+                b.active.iter().copied().partition(|a| a.end() > at);
             let first_done = open.len();
             b.active = open;
             b.active.extend(done);
