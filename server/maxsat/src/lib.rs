@@ -3,7 +3,7 @@
 //!
 //! - [`Instance`]: hard clauses and weighted soft literals; [`write_wcnf`] /
 //!   [`read_wcnf`] in the MaxSAT Evaluation format.
-//! - [`MaxSat`]: an incremental solver (OLL with stratification, or the linear
+//! - [`MaxSat`]: an incremental solver (OLL, or the linear
 //!   SAT-UNSAT baseline) that finds optima, enumerates all optimal solutions
 //!   and all minimal correction sets in cost order, and takes new hard clauses
 //!   between calls.

@@ -1,5 +1,5 @@
 //! OLL, the core-guided algorithm of RC2 (Morgado et al. 2014; Ignatiev et al.
-//! 2019), with weight stratification.
+//! 2019).
 //!
 //! Every soft literal starts as an assumption carrying its weight. An
 //! unsatisfiable call yields a core; its smallest residual weight `w` is added
@@ -9,11 +9,19 @@
 //! in a core, "at most k+1" of the same totalizer takes its place. A model
 //! satisfying every assumption costs exactly the lower bound.
 //!
-//! Stratification: only assumptions with residual weight at or above a level
-//! are passed; a model at a level lowers it to the next smaller weight, so the
-//! heavy cores are found first. Cores are trimmed (re-solved under themselves)
-//! and reduced by deletion with a conflict limit before they are relaxed.
-//! A first call without assumptions provides a feasible fallback solution.
+//! Every call passes every assumption: no weight stratification and no call
+//! without assumptions first. On the diagnosis's formulas (a copy of the
+//! program per failing test, one assumption "this statement is correct" per
+//! statement) a call under every assumption is mostly propagation, while a
+//! call with few (a stratum of heavy weights, or none) leaves the solver the
+//! most room: on invoice-two-faults' final instance (a million variables)
+//! the call without assumptions took 60 s of the 70 s OLL needed, and the
+//! strata took loop-cond's from 4 s to 8 s (RC2, stratified, takes 7 s and
+//! 3.3 s). Cores are trimmed (re-solved under themselves) and reduced by
+//! deletion with a conflict limit before they are relaxed, except on large
+//! formulas, where each call can cost seconds and a smaller core is not
+//! worth several. A budget stop before the first model
+//! has no solution to fall back on.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -31,6 +39,11 @@ const REDUCE_CONFLICTS: u32 = 1000;
 const REDUCE_MAX_LEN: usize = 256;
 /// Rounds of trimming (re-solving under the core itself).
 const TRIM_ROUNDS: usize = 5;
+/// Formulas with more hard clauses than this have their cores relaxed as
+/// found (RC2's default): each call to shrink one costs about as much as
+/// the call that found it, up to seconds (loop-cond's 1.6 million clauses:
+/// 12 s with reduction, 3.2 s without, RC2 3.3 s).
+const LARGE: usize = 200_000;
 
 /// Which totalizer an assumption bounds, and to what.
 #[derive(Clone, Copy)]
@@ -50,6 +63,8 @@ pub(crate) struct Oll {
     lower_bound: u64,
     best: Option<Solution>,
     cores: u64,
+    /// More hard clauses than [`LARGE`]: cores are not reduced.
+    large: bool,
 }
 
 impl Oll {
@@ -65,29 +80,17 @@ impl Oll {
             lower_bound: 0,
             best: None,
             cores: 0,
+            large: instance.hard().len() > LARGE,
         }
     }
 
-    fn assumptions(&self, level: u64) -> Vec<Lit> {
-        self.weights
-            .iter()
-            .filter(|(_, &w)| w >= level)
-            .map(|(&lit, _)| lit)
-            .collect()
-    }
-
-    /// The next stratification level below `level`, if any assumption is there.
-    fn next_level(&self, level: u64) -> Option<u64> {
-        self.weights.values().copied().filter(|&w| w < level).max()
-    }
-
-    fn top_level(&self) -> u64 {
-        self.weights.values().copied().max().unwrap_or(0)
-    }
-
-    /// Shrinks a core: trimming, then deletion with a conflict limit. A budget
-    /// stop leaves the core as it is (still a core).
+    /// Shrinks a core: trimming, then deletion with a conflict limit; not
+    /// at all on a large formula. A budget stop leaves the core as it is
+    /// (still a core).
     fn reduce(&mut self, mut core: Vec<Lit>) -> Result<Vec<Lit>, Error> {
+        if self.large {
+            return Ok(core);
+        }
         for _ in 0..TRIM_ROUNDS {
             if core.len() <= 1 {
                 return Ok(core);
@@ -228,26 +231,6 @@ impl Oll {
 
 impl Engine for Oll {
     fn minimize(&mut self, cap: Option<u64>) -> Result<Step, Error> {
-        if self.best.is_none() {
-            // One call without assumptions: a feasible solution to fall back
-            // on if the budget runs out during the (often harder) core search.
-            match self.oracle.solve(&[])? {
-                Answer::Sat => {
-                    let solution = Solution::from_model(&self.softs, self.oracle.model()?);
-                    self.record(solution);
-                }
-                Answer::Unsat(_) => return Ok(Step::Unsat),
-                Answer::Stopped(reason) => return Ok(Step::Stopped(reason)),
-                Answer::Unknown => unreachable_unknown()?,
-            }
-        }
-        // When the cap equals the lower bound (enumerating further optima),
-        // strata cannot help: one call under every assumption decides.
-        let mut level = if cap.is_some_and(|cap| cap <= self.lower_bound) {
-            0
-        } else {
-            self.top_level()
-        };
         loop {
             if cap.is_some_and(|cap| self.lower_bound > cap) {
                 return Ok(Step::AboveCap);
@@ -255,30 +238,21 @@ impl Engine for Oll {
             if let Some(best) = self.proven_best() {
                 return Ok(Step::Optimal(best));
             }
-            let assumptions = self.assumptions(level);
+            let assumptions: Vec<Lit> = self.weights.keys().copied().collect();
             match self.oracle.solve(&assumptions)? {
                 Answer::Stopped(reason) => return Ok(Step::Stopped(reason)),
                 Answer::Unknown => unreachable_unknown()?,
                 Answer::Sat => {
+                    // Every assumption holds: the model costs the lower bound.
                     let solution = Solution::from_model(&self.softs, self.oracle.model()?);
-                    self.record(solution);
-                    match self.next_level(level) {
-                        Some(lower) => level = lower,
-                        // Every assumption holds: the model costs the lower bound.
-                        None => {
-                            let best = self
-                                .best
-                                .clone()
-                                .ok_or_else(|| Error::Internal("OLL lost its model".to_string()))?;
-                            if best.cost != self.lower_bound {
-                                return Err(Error::Internal(format!(
-                                    "OLL model costs {} but the lower bound is {}",
-                                    best.cost, self.lower_bound
-                                )));
-                            }
-                            return Ok(Step::Optimal(best));
-                        }
+                    if solution.cost != self.lower_bound {
+                        return Err(Error::Internal(format!(
+                            "OLL model costs {} but the lower bound is {}",
+                            solution.cost, self.lower_bound
+                        )));
                     }
+                    self.record(solution.clone());
+                    return Ok(Step::Optimal(solution));
                 }
                 Answer::Unsat(core) => {
                     if core.is_empty() {

@@ -16,7 +16,7 @@ use crate::Error;
 /// Which MaxSAT algorithm drives the search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Algorithm {
-    /// Core-guided OLL with stratification (RC2's algorithm): the default.
+    /// Core-guided OLL (RC2's algorithm): the default.
     #[default]
     Oll,
     /// Linear SAT-UNSAT search over a generalized totalizer: the baseline.
