@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `faultlens diagnose` with a 10 s budget: mid-args's optimal
+/// Runs `faultlens diagnose` with a 5 s budget: mid-args's optimal
 /// diagnosis comes within a second on an idle machine, and the tests share
 /// two cores with everything else.
 fn diagnose(root: &Path, args: &[&str]) -> std::process::Output {

@@ -11,7 +11,8 @@
 //! - [`SatSession`]: plain incremental SAT under assumptions, for callers
 //!   that add clauses as they explore.
 //! - [`Budget`] and [`CancelToken`]: every call stops on a deadline or a
-//!   cancellation and then returns the best answer known, marked unproven.
+//!   cancellation and then returns the best answer known, marked unproven
+//!   (OLL knows none before its first model, which is an optimum).
 //!
 //! Pure and deterministic apart from the budget: no I/O but the WCNF
 //! functions, no threads of its own.

@@ -39,10 +39,11 @@ const REDUCE_CONFLICTS: u32 = 1000;
 const REDUCE_MAX_LEN: usize = 256;
 /// Rounds of trimming (re-solving under the core itself).
 const TRIM_ROUNDS: usize = 5;
-/// Formulas with more hard clauses than this have their cores relaxed as
-/// found (RC2's default): each call to shrink one costs about as much as
-/// the call that found it, up to seconds (loop-cond's 1.6 million clauses:
-/// 12 s with reduction, 3.2 s without, RC2 3.3 s).
+/// Formulas with more hard clauses than this (counted when the solver is
+/// built) have their cores relaxed as found and not exhausted (RC2's
+/// defaults): each call to shrink one costs about as much as the call that
+/// found it, up to seconds (loop-cond's 1.6 million clauses: 12 s with
+/// reduction, 3.2 s without, RC2 3.3 s).
 const LARGE: usize = 200_000;
 
 /// Which totalizer an assumption bounds, and to what.
@@ -150,7 +151,9 @@ impl Oll {
             self.totalizers.push(totalizer);
             let index = self.totalizers.len() - 1;
             self.add_sum_bound(index, 1, weight)?;
-            self.exhaust(index, weight)?;
+            if !self.large {
+                self.exhaust(index, weight)?;
+            }
         }
         Ok(())
     }

@@ -30,7 +30,8 @@ pub enum Status {
     Optimal,
     /// The hard clauses cannot be satisfied.
     Unsatisfiable,
-    /// Budget spent or cancelled: `best` (if any) is feasible but not proven optimal.
+    /// Budget spent or cancelled: `best` (if any) is feasible but not proven
+    /// optimal. OLL has none before its first model, which is an optimum.
     Stopped(StopReason),
 }
 

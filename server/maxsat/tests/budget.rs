@@ -1,4 +1,5 @@
-//! Budgets and cancellation stop every engine call with the best known answer.
+//! Budgets and cancellation stop every engine call with the best known
+//! answer (OLL's first model is an optimum: stopped before it, it has none).
 //! The instance is pigeonhole-shaped (13 pigeons, 12 holes as soft "pigeon i is
 //! placed"): optimum 1, but proving it refutes the pigeonhole principle, which
 //! takes a CDCL solver far longer than any budget here.

@@ -58,8 +58,12 @@ fn damaged_mappings_and_profiles_are_errors_not_panics() {
     for cut in 0..covfun.len() {
         let _ = Mapping::decode(&covmap, &covfun[..cut]);
     }
+    // A unit's header and file table (the alignment padding after them
+    // may go: its length depends on the compilation directory's name).
+    let files_size = u32::from_le_bytes(covmap[4..8].try_into().unwrap()) as usize;
     for cut in 0..covmap.len() {
-        assert!(Mapping::decode(&covmap[..cut], &covfun).is_err() || cut == 0);
+        let read = Mapping::decode(&covmap[..cut], &covfun);
+        assert!(read.is_err() || cut >= 16 + files_size, "cut at {cut}");
     }
     for i in 0..covfun.len() {
         for flip in [0x01u8, 0x80, 0xff] {
