@@ -301,7 +301,7 @@ fn run_all(
     };
     // Each worker has a prefix directory it reuses test after test:
     // gcov's counters are gathered from it into `runs_dir` (see `gcda.rs`),
-    // clang's profiles are read in it and emptied (see `clang_cov.rs`).
+    // clang's profiles are read in it and removed (see `clang_cov.rs`).
     let trees = Prefixes::create(&runs_dir.join("trees"), jobs.min(specs.len()))?;
 
     // Each test's counters are read as it ends, while the next tests run.
