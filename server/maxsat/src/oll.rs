@@ -218,17 +218,11 @@ impl Oll {
         Ok(())
     }
 
-    fn record(&mut self, solution: Solution) {
-        if self.best.as_ref().is_none_or(|b| solution.cost < b.cost) {
-            self.best = Some(solution);
-        }
-    }
-
+    /// The optimum found by the last call, until a change to the formula
+    /// (a block, a clause, a soft literal) forgets it: every model OLL finds
+    /// is an optimum.
     fn proven_best(&self) -> Option<Solution> {
-        self.best
-            .as_ref()
-            .filter(|b| b.cost <= self.lower_bound)
-            .cloned()
+        self.best.clone()
     }
 }
 
@@ -254,7 +248,7 @@ impl Engine for Oll {
                             solution.cost, self.lower_bound
                         )));
                     }
-                    self.record(solution.clone());
+                    self.best = Some(solution.clone());
                     return Ok(Step::Optimal(solution));
                 }
                 Answer::Unsat(core) => {

@@ -31,7 +31,7 @@ impl Reader {
             Ok("gcov") => Ok(Reader::Gcov),
             Ok("check") => Ok(Reader::Check),
             Ok(other) => Err(PipelineError::Environment(format!(
-                "{}={other:?} is not a way of reading coverage; use native (the default), gcov or check, or unset it",
+                "{}={other:?} is not a way of reading coverage; use native (the default), gcov (the compiler's own tools: gcov, or llvm-profdata and llvm-cov for clang's coverage) or check, or unset it",
                 Self::VARIABLE
             ))),
         }
