@@ -123,6 +123,15 @@ pub enum Builtin {
     Calloc,
     Realloc,
     Free,
+    Qsort,
+    Bsearch,
+}
+
+impl Builtin {
+    /// The library function's name in C.
+    pub fn c_name(self) -> &'static str {
+        crate::lower::library_name(self)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -196,6 +205,20 @@ pub enum ExprKind {
     },
     Call(FuncId, Vec<Expr>),
     Builtin(Builtin, Vec<Expr>),
+    /// A function designator converted to a pointer to it (`f`, `&f`, `*fp`);
+    /// `ty` is a pointer to the function's type.
+    FuncAddr(Callee),
+    /// A call through the function pointer `callee`; the arguments are
+    /// already converted to the pointer's parameter types.
+    CallPtr(Box<Expr>, Vec<Expr>),
+}
+
+/// What a function pointer can point to: a function of the program, or a
+/// library function the model implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Func(FuncId),
+    Builtin(Builtin),
 }
 
 impl Expr {
@@ -239,6 +262,8 @@ impl Expr {
             } => vec![a, b],
             ExprKind::Cond(a, b, c) => vec![a, b, c],
             ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => args.iter().collect(),
+            // gcc evaluates the arguments, then the function pointer.
+            ExprKind::CallPtr(callee, args) => args.iter().chain([&**callee]).collect(),
             _ => Vec::new(),
         }
     }
@@ -338,6 +363,9 @@ pub struct Program {
     /// String literals including their terminating NUL.
     pub strings: Vec<Vec<u8>>,
     pub main: Option<FuncId>,
+    /// The functions whose address the program takes, in order of first
+    /// use: each is an object a function pointer can point to.
+    pub address_taken: Vec<Callee>,
     /// Number of statements (ids are `0..stmt_count`).
     pub stmt_count: usize,
     /// `(file, line)` → the line as the preprocessor left it, for the

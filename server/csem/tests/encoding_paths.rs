@@ -3,8 +3,7 @@
 //! model takes is explored, and the model's values replay in the interpreter.
 
 mod common;
-use common::program;
-use faultlens_csem::bv::Model;
+use common::{program, solve_exploring};
 use faultlens_csem::encode::{
     apply_slots, EncodeOptions, Expected, Formula, Slot, SlotRole, TestEncoding,
 };
@@ -32,38 +31,6 @@ fn expect(out: &str) -> Expected {
     Expected {
         stdout: Some(out.as_bytes().to_vec()),
         exit: 0,
-    }
-}
-
-/// Solve with `pass` asserted and the health of `unhealthy` statements false,
-/// all others true; explore the divergences the models take until a model
-/// follows an encoded path (Some) or none exists (None). Returns the model
-/// and the number of solver calls.
-fn solve_exploring(
-    f: &mut Formula,
-    te: &mut TestEncoding,
-    prog: &Program,
-    unhealthy: &dyn Fn(StmtId) -> bool,
-) -> (Option<Model>, usize) {
-    let mut calls = 0;
-    loop {
-        let mut assumptions: Vec<Lit> = f
-            .health
-            .iter()
-            .map(|(s, &h)| if unhealthy(*s) { !h } else { h })
-            .collect();
-        assumptions.push(te.pass());
-        calls += 1;
-        let Some(m) = f.cnf.solve(&assumptions).unwrap() else {
-            return (None, calls);
-        };
-        let divs = te.open_divergences(&|l| m.lit(l));
-        if divs.is_empty() {
-            return (Some(m), calls);
-        }
-        for d in divs {
-            te.explore(f, prog, &d).unwrap();
-        }
     }
 }
 

@@ -14,7 +14,7 @@
 //!   dependence over the function's instruction graph; called functions are
 //!   not counted), and at least its own weight.
 
-use faultlens_csem::ir::{Builtin, Expr, ExprKind, Function, InitItem, InstrKind, Program};
+use faultlens_csem::ir::{visit, Builtin, Expr, ExprKind, Function, InitItem, InstrKind, Program};
 
 pub const LOGIC_WEIGHT: u64 = 1;
 pub const IO_WEIGHT: u64 = 10;
@@ -125,42 +125,6 @@ fn has_io(prog: &Program, e: &Expr) -> bool {
         _ => {}
     });
     found
-}
-
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    use ExprKind::*;
-    match &e.kind {
-        Deref(a) | Member(a, _) | Load(a) | AddrOf(a) | Decay(a) | Cast(a) | Unary(_, a) => {
-            visit(a, f)
-        }
-        Binary(_, a, b)
-        | PtrDiff(a, b)
-        | PtrCmp(_, a, b)
-        | LogAnd(a, b)
-        | LogOr(a, b)
-        | Comma(a, b)
-        | Assign(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        PtrAdd { ptr, index, .. } => {
-            visit(ptr, f);
-            visit(index, f);
-        }
-        Cond(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        CompoundAssign { lv, rhs, .. } => {
-            visit(lv, f);
-            visit(rhs, f);
-        }
-        IncDec { lv, .. } => visit(lv, f),
-        Call(_, args) | Builtin(_, args) => args.iter().for_each(|a| visit(a, f)),
-        Local(_) | Global(_) | Str(_) | Stream(_) | Const(_) | Null => {}
-    }
 }
 
 /// Successors of each instruction; `n` stands for the function's exit.

@@ -49,6 +49,26 @@ impl<'a> Domain<'a> for Enc<'a> {
         // The first three objects are stdin, stdout and stderr.
         self.zero_ptr(Some(usize::from(which)))
     }
+    fn function_ptr(&mut self, i: usize) -> SPtr {
+        self.zero_ptr(Some(self.functions[i]))
+    }
+    fn pointed_function(&mut self, p: &SPtr, range: SrcRange) -> Result<usize, Stop> {
+        // The object is the run's (a pointer's object is never symbolic);
+        // a relaxed offset is fixed to the run's, which was 0.
+        let found = p
+            .obj
+            .and_then(|obj| self.functions.iter().position(|&f| f == obj));
+        let Some(i) = found else {
+            return Err(self.error("a call through a pointer to no function".into(), range));
+        };
+        match self.mem.pin(&mut self.cnf, &p.off) {
+            Ok(0) => Ok(i),
+            _ => Err(self.error(
+                "a call through a function pointer with an offset".into(),
+                range,
+            )),
+        }
+    }
     fn deref(&mut self, v: SVal, range: SrcRange) -> Result<SPtr, Stop> {
         match v {
             SVal::Ptr(q) => Ok(q),
@@ -136,6 +156,23 @@ impl<'a> Domain<'a> for Enc<'a> {
             }
             None => Err(self.error(what.into(), range)),
         }
+    }
+    fn outcome(&mut self, c: Lit, what: &str, range: SrcRange) -> Result<bool, Stop> {
+        let Some(run) = self.cnf.shadow(c) else {
+            return Err(self.error(what.into(), range));
+        };
+        let lit = if run { c } else { !c };
+        if lit != self.cnf.tru() {
+            self.points.push(Point {
+                stmt: self.cur_key.0,
+                instance: self.cur_key.1,
+                range: self.cur_range,
+                slots_before: self.slots.len(),
+                out_before: self.stmt_out_start,
+                kind: PointKind::Outcome { lit },
+            });
+        }
+        Ok(run)
     }
     fn guarded<T>(&mut self, c: Lit, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = self.guard;
@@ -230,6 +267,11 @@ impl<'a> Domain<'a> for Enc<'a> {
                 id
             }
             NewObject::Argument(name, size) => self.mem.alloc(&name, size),
+            NewObject::Function(_) => {
+                let id = self.mem.alloc("function", 0);
+                self.functions.push(id);
+                id
+            }
         };
         Ok(self.zero_ptr(Some(id)))
     }

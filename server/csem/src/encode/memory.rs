@@ -106,7 +106,7 @@ const MAX_SYMBOLIC_STRING: usize = 256;
 
 impl SMem {
     /// Fix a symbolic offset to its value in the run (a path condition).
-    fn pin(&mut self, cnf: &mut Cnf, off: &Bv) -> E<u64> {
+    pub(super) fn pin(&mut self, cnf: &mut Cnf, off: &Bv) -> E<u64> {
         if let Some(v) = cnf.const_value(off) {
             return Ok(v);
         }

@@ -99,6 +99,8 @@ struct Enc<'a> {
     pending_store: Option<Lit>,
     globals: Vec<usize>,
     strings: Vec<usize>,
+    /// Objects standing for the functions of `prog.address_taken`.
+    functions: Vec<usize>,
     frames: Vec<Vec<usize>>,
     out: Vec<output::Item>,
     input: crate::library::Input<'a>,
@@ -152,6 +154,9 @@ pub(crate) enum PointKind {
     Branch { d: Lit, dir: bool },
     /// The run's values where the encoding follows them (true on the path).
     Pin { lit: Lit },
+    /// The run's outcome of a decision a library function makes from values
+    /// of the program (a comparison of `qsort`; true on the path).
+    Outcome { lit: Lit },
     /// `v` is the relaxed controlling value; the path went to `target`.
     Switch {
         v: Bv,
@@ -320,6 +325,7 @@ fn replay(
         pending_store: None,
         globals: Vec::new(),
         strings: Vec::new(),
+        functions: Vec::new(),
         frames: Vec::new(),
         out: Vec::new(),
         input: crate::library::Input::new(&test.stdin),

@@ -211,6 +211,11 @@ pub struct Divergence {
     /// string or a short-circuit the encoding took from the run (`forced_bits`
     /// is then unused; the re-run takes the model's values).
     pub by_values: bool,
+    /// Through values, at a decision those values alone make (a comparison
+    /// of `qsort`): the re-run decides it as the model does, so it is no
+    /// divergence of the new path (an address or string pinned to the run
+    /// may still differ on the re-run, and stays open there).
+    pub decided_by_values: bool,
     /// The values the model chose for unhealthy statements before the point.
     pub values: Vec<Slot>,
     /// The free inputs (`__VERIFIER_nondet_*()` draws) the model chose on the path.
@@ -435,7 +440,8 @@ impl TestEncoding {
             instance: pt.instance,
             range: pt.range,
             forced_bits: path.opens[j][a].forced_bits,
-            by_values: matches!(pt.kind, PointKind::Pin { .. }),
+            by_values: matches!(pt.kind, PointKind::Pin { .. } | PointKind::Outcome { .. }),
+            decided_by_values: matches!(pt.kind, PointKind::Outcome { .. }),
             values: slot_values(&path.slots[..pt.slots_before], model),
             nondet: draw_values(&path.draws, model),
         }
@@ -507,7 +513,9 @@ impl TestEncoding {
                     // Divergences on the new path: after the forced branch; for a
                     // divergence through values, from the same point on (the
                     // re-run shares the prefix before it).
-                    let first_open = if d.by_values {
+                    let first_open = if d.decided_by_values {
+                        Some(d.point + 1)
+                    } else if d.by_values {
                         Some(d.point)
                     } else {
                         parts
@@ -700,7 +708,7 @@ impl TestEncoding {
 /// forces the run there.
 pub(crate) fn alternatives(cnf: &mut Cnf, pt: &Point) -> (Lit, Vec<(Lit, u64)>) {
     match &pt.kind {
-        PointKind::Pin { lit } => (*lit, vec![(!*lit, 0)]),
+        PointKind::Pin { lit } | PointKind::Outcome { lit } => (*lit, vec![(!*lit, 0)]),
         PointKind::Branch { d, dir } => {
             let same = if *dir { *d } else { !*d };
             (same, vec![(!same, u64::from(!*dir))])

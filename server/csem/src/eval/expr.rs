@@ -45,7 +45,10 @@ fn arguments<'a, D: Domain<'a>>(d: &mut D, args: &[Expr]) -> Result<Vec<D::Val>,
 fn contains_call(e: &Expr) -> bool {
     let mut found = false;
     crate::ir::visit(e, &mut |x| {
-        found |= matches!(x.kind, ExprKind::Call(..) | ExprKind::Builtin(..))
+        found |= matches!(
+            x.kind,
+            ExprKind::Call(..) | ExprKind::Builtin(..) | ExprKind::CallPtr(..)
+        )
     });
     found
 }
@@ -198,9 +201,68 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
         }
         ExprKind::Builtin(b, args) => {
             let vals = arguments(d, args)?;
-            crate::library::call(d, *b, args, vals, range)?
+            match b {
+                Builtin::Qsort => super::sort::qsort(d, &vals, range)?,
+                Builtin::Bsearch => super::sort::bsearch(d, &vals, range)?,
+                _ => crate::library::call(d, *b, args, vals, range)?,
+            }
+        }
+        ExprKind::FuncAddr(c) => match prog.address_taken.iter().position(|x| x == c) {
+            Some(i) => D::from_ptr(d.function_ptr(i)),
+            None => return Err(d.error("internal: a function address not recorded".into(), range)),
+        },
+        ExprKind::CallPtr(callee, args) => {
+            let vals = arguments(d, args)?;
+            let target = d.eval(callee)?;
+            let Some(p) = D::as_ptr(&target) else {
+                return Err(d.error("internal: a call through a non-pointer".into(), range));
+            };
+            let i = d.pointed_function(&p, range)?;
+            match prog.address_taken[i] {
+                Callee::Func(f) => {
+                    if !callable_as(prog, f, &callee.ty) {
+                        let name = &prog.funcs[f].name;
+                        return Err(d.error(
+                            format!(
+                                "call of `{name}` through a pointer to another function type \
+                                 (undefined behaviour)"
+                            ),
+                            range,
+                        ));
+                    }
+                    d.call_function(f, vals, range)?
+                }
+                Callee::Builtin(b @ (Builtin::Qsort | Builtin::Bsearch)) => {
+                    return Err(d.error(
+                        format!("unsupported: a call of `{}` through a pointer", b.c_name()),
+                        range,
+                    ))
+                }
+                Callee::Builtin(b) => crate::library::call(d, b, args, vals, range)?,
+            }
         }
     })
+}
+
+/// Whether function `f` can be called through a pointer of type `ptr_ty`:
+/// as many parameters, each of the same integer type or both pointers (C
+/// makes any other mismatch undefined), and a value where one is used.
+fn callable_as(prog: &Program, f: FuncId, ptr_ty: &Type) -> bool {
+    let Some(Type::Func(ft)) = ptr_ty.pointee() else {
+        return false;
+    };
+    let func = &prog.funcs[f];
+    let alike = |a: &Type, b: &Type| match (a, b) {
+        (Type::Ptr(_), Type::Ptr(_)) => true,
+        _ => a == b,
+    };
+    func.params.len() == ft.params.len()
+        && func
+            .params
+            .iter()
+            .zip(&ft.params)
+            .all(|(&l, t)| alike(&func.locals[l].ty, t))
+        && (ft.ret == Type::Void || alike(&func.ret, &ft.ret))
 }
 
 /// `lv op= rhs`, `++`, `--`: the right side, then the address, the old

@@ -13,6 +13,7 @@
 //! literal).
 
 mod expr;
+mod sort;
 mod stmt;
 
 pub(crate) use expr::expr;
@@ -60,6 +61,10 @@ pub(crate) trait Domain<'a>: Host<'a> {
     fn string(&mut self, s: StrId) -> Self::Ptr;
     /// `stdin` (0), `stdout` (1), `stderr` (2).
     fn stream_ptr(&mut self, which: u8) -> Self::Ptr;
+    /// The address of the program's function `prog.address_taken[i]`.
+    fn function_ptr(&mut self, i: usize) -> Self::Ptr;
+    /// Which function of `prog.address_taken` a call through `p` calls.
+    fn pointed_function(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<usize, Self::Stop>;
     /// The address `*v` designates.
     fn deref(&mut self, v: Self::Val, range: SrcRange) -> Result<Self::Ptr, Self::Stop>;
     fn load(&mut self, p: &Self::Ptr, ty: &Type, range: SrcRange) -> Result<Self::Val, Self::Stop>;
@@ -118,6 +123,13 @@ pub(crate) trait Domain<'a>: Host<'a> {
         what: &str,
         range: SrcRange,
     ) -> Result<Decision<Self::Bool>, Self::Stop>;
+    /// The outcome of `c`, a decision inside a library function that calls
+    /// the program (a comparison of `qsort`): the run's. The encoder makes
+    /// each such decision a point of the path of its own, so that a model
+    /// wanting another outcome leaves the path right there (the comparisons
+    /// before it as the model has them, the ones after as the program
+    /// makes them).
+    fn outcome(&mut self, c: Self::Bool, what: &str, range: SrcRange) -> Result<bool, Self::Stop>;
     /// Runs `f` where `c` holds (undefined behaviour in it counts only then).
     fn guarded<T>(&mut self, c: Self::Bool, f: impl FnOnce(&mut Self) -> T) -> T;
     fn and(&mut self, a: Self::Bool, b: Self::Bool) -> Self::Bool;
@@ -211,6 +223,9 @@ pub(crate) enum NewObject<'n> {
     Stream(&'n str),
     /// String literal `n` of the program with its bytes (read-only).
     Literal(StrId, &'n [u8]),
+    /// Function `prog.address_taken[i]`, which pointers can point to but
+    /// no access can read or write.
+    Function(usize),
     Global(GlobalId, u64),
     /// `argv`'s strings and array.
     Argument(String, u64),

@@ -21,6 +21,9 @@ pub(crate) fn start<'a, D: Domain<'a>>(d: &mut D, test: &TestInput) -> Result<D:
     for (i, s) in prog.strings.iter().enumerate() {
         d.new_object(NewObject::Literal(i, s), SrcRange::default())?;
     }
+    for i in 0..prog.address_taken.len() {
+        d.new_object(NewObject::Function(i), SrcRange::default())?;
+    }
     let globals = prog
         .globals
         .iter()

@@ -48,6 +48,30 @@ impl<'a> Domain<'a> for Machine<'a> {
             off: 0,
         }
     }
+    fn function_ptr(&mut self, i: usize) -> Ptr {
+        Ptr {
+            obj: Some(self.functions[i]),
+            off: 0,
+        }
+    }
+    fn pointed_function(&mut self, p: &Ptr, range: SrcRange) -> R<usize> {
+        let Some(obj) = p.obj else {
+            return Err(Stop::Error(
+                "call through a null function pointer".into(),
+                range,
+            ));
+        };
+        match self.functions.iter().position(|&f| f == obj) {
+            Some(i) if p.off == 0 => Ok(i),
+            _ => Err(Stop::Error(
+                format!(
+                    "call through a pointer to `{}`, which is not a function",
+                    self.mem.objects[obj].name
+                ),
+                range,
+            )),
+        }
+    }
     fn deref(&mut self, v: Val, range: SrcRange) -> R<Ptr> {
         match v {
             Val::Ptr(Ptr { obj: None, .. }) => {
@@ -130,6 +154,9 @@ impl<'a> Domain<'a> for Machine<'a> {
     ) -> R<Decision<bool>> {
         Ok(Decision::Known(c))
     }
+    fn outcome(&mut self, c: bool, _what: &str, _range: SrcRange) -> R<bool> {
+        Ok(c)
+    }
     fn guarded<T>(&mut self, _c: bool, f: impl FnOnce(&mut Self) -> T) -> T {
         f(self)
     }
@@ -185,6 +212,17 @@ impl<'a> Domain<'a> for Machine<'a> {
                 id
             }
             NewObject::Argument(name, size) => self.mem.alloc(&name, size, true),
+            NewObject::Function(i) => {
+                let name = match self.prog.address_taken[i] {
+                    Callee::Func(f) => format!("function `{}`", self.prog.funcs[f].name),
+                    Callee::Builtin(b) => format!("library function `{}`", b.c_name()),
+                };
+                // No bytes: any access through a function pointer is out of bounds.
+                let id = self.mem.alloc(&name, 0, true);
+                self.mem.objects[id].readonly = true;
+                self.functions.push(id);
+                id
+            }
         };
         Ok(Ptr {
             obj: Some(id),

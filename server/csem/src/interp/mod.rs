@@ -309,6 +309,7 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         mem: Memory::default(),
         globals: Vec::new(),
         strings: Vec::new(),
+        functions: Vec::new(),
         streams: Vec::new(),
         heap: std::collections::HashSet::new(),
         stdout_flushed: 0,
@@ -393,6 +394,8 @@ pub(crate) struct Machine<'a> {
     pub(crate) mem: Memory,
     globals: Vec<ObjId>,
     strings: Vec<ObjId>,
+    /// Objects standing for the functions of `prog.address_taken`.
+    functions: Vec<ObjId>,
     /// Objects standing for `stdin`, `stdout`, `stderr` (so `FILE *` values compare).
     pub(crate) streams: Vec<ObjId>,
     /// Heap blocks from malloc/calloc/realloc not yet freed.

@@ -349,6 +349,12 @@ pub(crate) fn call<'a, H: Host<'a>>(
                 None => H::from_ptr(h.null()),
             }
         }
+        B::Qsort | B::Bsearch => {
+            return Err(h.error(
+                "internal: qsort and bsearch run in the evaluator".into(),
+                range,
+            ))
+        }
         B::Free => {
             let p = a.ptr(h, 0)?;
             if !h.is_null(&p) {

@@ -801,6 +801,7 @@ impl Lowerer {
 fn adjust_param(t: Type) -> Type {
     match t {
         Type::Array(e, _) => Type::Ptr(e),
+        t @ Type::Func(_) => Type::ptr_to(t),
         t => t,
     }
 }

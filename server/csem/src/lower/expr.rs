@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::intops;
-use crate::types::{usual_arith, IntKind};
+use crate::types::{usual_arith, FuncType, IntKind};
 
 fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
@@ -54,7 +54,7 @@ impl Lowerer {
                 let t = Type::ptr_to((**el).clone());
                 Ok(self.mk(ExprKind::Decay(bx(e)), t, n))
             }
-            Type::Func(_) => self.unsupported(n, "function pointer"),
+            Type::Func(_) => self.invalid(n, "a function used as an object"),
             t => {
                 let t = t.clone();
                 Ok(self.mk(ExprKind::Load(bx(e)), t, n))
@@ -357,7 +357,8 @@ impl Lowerer {
         };
         match t {
             Type::Void => self.invalid(n, "dereference of `void *`"),
-            Type::Func(_) => self.unsupported(n, "function pointer"),
+            // `*fp` designates the function, which converts back to its address.
+            Type::Func(_) => Ok(p),
             t => Ok(self.mk(ExprKind::Deref(bx(p)), t, n)),
         }
     }
@@ -395,8 +396,9 @@ impl Lowerer {
             return self.deref(p, n);
         }
         let lv = self.expr(arg)?;
-        if matches!(lv.ty, Type::Func(_)) {
-            return self.unsupported(n, "function pointer");
+        if is_function_designator(&lv) {
+            // `&f` and `&*fp` are the function's address itself.
+            return Ok(lv);
         }
         if !lv.is_lvalue() {
             return self.invalid(n, "`&` of a value that is not an object");
@@ -661,10 +663,14 @@ impl Lowerer {
                 Ok(self.mk(ExprKind::Global(id), ty, n))
             }
             Some(Sym::EnumConst(v)) => Ok(self.const_expr(v as u64, IntKind::Int, n)),
-            Some(Sym::Func(_)) => self.unsupported(
-                n,
-                format!("function `{name}` used as a value (function pointer)"),
-            ),
+            Some(Sym::Func(id)) => {
+                let ft = FuncType {
+                    ret: self.prog.funcs[id].ret.clone(),
+                    params: self.param_types_of(id),
+                    variadic: false,
+                };
+                Ok(self.function_address(Callee::Func(id), ft, n))
+            }
             Some(Sym::Typedef(_)) => self.invalid(n, format!("type name `{name}` used as a value")),
             None => match name.as_str() {
                 "stdin" | "stdout" | "stderr" => {
@@ -675,7 +681,21 @@ impl Lowerer {
                     };
                     Ok(self.mk(ExprKind::Stream(which), Type::ptr_to(Type::Void), n))
                 }
-                _ => self.invalid(n, format!("undeclared identifier `{name}`")),
+                _ => match library_signature(&name) {
+                    Some((b, params, false, ret)) => {
+                        let ft = FuncType {
+                            ret,
+                            params,
+                            variadic: false,
+                        };
+                        Ok(self.function_address(Callee::Builtin(b), ft, n))
+                    }
+                    Some(_) => self.unsupported(
+                        n,
+                        format!("the address of the variadic library function `{name}`"),
+                    ),
+                    None => self.invalid(n, format!("undeclared identifier `{name}`")),
+                },
             },
         }
     }
@@ -820,7 +840,7 @@ impl Lowerer {
             }
         }
         if fnode.kind() != "identifier" {
-            return self.unsupported(n, "call through a function pointer");
+            return self.call_through_pointer(fnode, &arg_nodes, n);
         }
         let name = self.text(fnode).to_string();
         if let Some(Sym::Func(id)) = self.lookup(&name).cloned() {
@@ -853,54 +873,60 @@ impl Lowerer {
             return Ok(self.mk(ExprKind::Call(id, args), ret, n));
         }
         if self.lookup(&name).is_some() {
-            return self.unsupported(n, format!("call through `{name}`, which is not a function"));
+            return self.call_through_pointer(fnode, &arg_nodes, n);
         }
         self.builtin_call(&name, n, &arg_nodes)
     }
 
+    /// `fp(args)`, `(*fp)(args)`, `s->hook(args)`: a call of whatever function
+    /// the pointer holds when the call runs.
+    fn call_through_pointer(&mut self, fnode: Node, arg_nodes: &[Node], n: Node) -> LResult<Expr> {
+        let callee = self.rvalue(fnode)?;
+        let Some(Type::Func(ft)) = callee.ty.pointee().cloned() else {
+            return self.invalid(
+                n,
+                format!("call of `{}`, which is not a function", self.snippet(fnode)),
+            );
+        };
+        if ft.variadic {
+            return self.unsupported(n, "call through a pointer to a variadic function");
+        }
+        if ft.params.len() != arg_nodes.len() {
+            return self.unsupported(
+                n,
+                format!(
+                    "call through a pointer to a function of {} parameters with {} arguments \
+                     (a pointer declared without a prototype, `()`, is outside the model)",
+                    ft.params.len(),
+                    arg_nodes.len()
+                ),
+            );
+        }
+        let mut args = Vec::new();
+        for (a, t) in arg_nodes.iter().zip(&ft.params) {
+            let v = self.rvalue(*a)?;
+            args.push(self.convert(v, t, *a)?);
+        }
+        Ok(self.mk(ExprKind::CallPtr(bx(callee), args), ft.ret.clone(), n))
+    }
+
+    /// The address of function `c` of type `ft` (a function designator
+    /// converts to one wherever it is used); the program keeps it as an
+    /// object a pointer can point to.
+    fn function_address(&mut self, c: Callee, ft: FuncType, n: Node) -> Expr {
+        if !self.prog.address_taken.contains(&c) {
+            self.prog.address_taken.push(c);
+        }
+        self.mk(
+            ExprKind::FuncAddr(c),
+            Type::ptr_to(Type::Func(Box::new(ft))),
+            n,
+        )
+    }
+
     fn builtin_call(&mut self, name: &str, n: Node, arg_nodes: &[Node]) -> LResult<Expr> {
-        use Builtin as B;
-        use IntKind::*;
-        let cp = || Type::ptr_to(Type::Int(Char));
-        let int = || Type::INT;
-        let vp = || Type::ptr_to(Type::Void);
-        // (builtin, fixed parameter types, variadic, return type)
-        let (b, params, variadic, ret): (Builtin, Vec<Type>, bool, Type) = match name {
-            "printf" => (B::Printf, vec![cp()], true, int()),
-            "scanf" => (B::Scanf, vec![cp()], true, int()),
-            "puts" => (B::Puts, vec![cp()], false, int()),
-            "putchar" => (B::Putchar, vec![int()], false, int()),
-            "getchar" => (B::Getchar, vec![], false, int()),
-            "atoi" => (B::Atoi, vec![cp()], false, int()),
-            "atol" => (B::Atol, vec![cp()], false, Type::Int(Long)),
-            "strtol" => (B::Strtol, vec![cp(), Type::ptr_to(cp()), int()], false, Type::Int(Long)),
-            "abs" => (B::Abs, vec![int()], false, int()),
-            "labs" => (B::Labs, vec![Type::Int(Long)], false, Type::Int(Long)),
-            "strlen" => (B::Strlen, vec![cp()], false, Type::Int(ULong)),
-            "strcmp" => (B::Strcmp, vec![cp(), cp()], false, int()),
-            "strncmp" => (B::Strncmp, vec![cp(), cp(), Type::Int(ULong)], false, int()),
-            "strcpy" => (B::Strcpy, vec![cp(), cp()], false, cp()),
-            "memset" => (B::Memset, vec![Type::ptr_to(Type::Void), int(), Type::Int(ULong)], false, Type::ptr_to(Type::Void)),
-            "exit" => (B::Exit, vec![int()], false, Type::Void),
-            "abort" => (B::Abort, vec![], false, Type::Void),
-            "fprintf" => (B::Fprintf, vec![vp(), cp()], true, int()),
-            "fputs" => (B::Fputs, vec![cp(), vp()], false, int()),
-            "fputc" | "putc" => (B::Fputc, vec![int(), vp()], false, int()),
-            "fgets" => (B::Fgets, vec![cp(), int(), vp()], false, cp()),
-            "fflush" => (B::Fflush, vec![vp()], false, int()),
-            "strtoul" => (B::Strtoul, vec![cp(), Type::ptr_to(cp()), int()], false, Type::Int(ULong)),
-            "strchr" => (B::Strchr, vec![cp(), int()], false, cp()),
-            "strcspn" => (B::Strcspn, vec![cp(), cp()], false, Type::Int(ULong)),
-            "strspn" => (B::Strspn, vec![cp(), cp()], false, Type::Int(ULong)),
-            "memcpy" => (B::Memcpy, vec![vp(), vp(), Type::Int(ULong)], false, vp()),
-            "strcat" => (B::Strcat, vec![cp(), cp()], false, cp()),
-            "strncpy" => (B::Strncpy, vec![cp(), cp(), Type::Int(ULong)], false, cp()),
-            "malloc" => (B::Malloc, vec![Type::Int(ULong)], false, vp()),
-            "calloc" => (B::Calloc, vec![Type::Int(ULong), Type::Int(ULong)], false, vp()),
-            "realloc" => (B::Realloc, vec![vp(), Type::Int(ULong)], false, vp()),
-            "free" => (B::Free, vec![vp()], false, Type::Void),
-            "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
-            _ => match self.later_definition(n, name) {
+        let Some((b, params, variadic, ret)) = library_signature(name) else {
+            match self.later_definition(n, name) {
                 Some(def) => {
                     if let Err(why) = self.declare_implicitly(name, def) {
                         return self.unsupported(n, format!("call to `{name}` before any declaration of it (an implicit declaration: C99 removed them, gcc up to 13 accepts one with a warning), and {why}; declare `{name}` above this call"));
@@ -908,7 +934,7 @@ impl Lowerer {
                     return self.call(n);
                 }
                 None => return self.unsupported(n, format!("call to `{name}`, which is neither defined in the sources nor a modelled library function")),
-            },
+            }
         };
         if arg_nodes.len() < params.len() || (!variadic && arg_nodes.len() > params.len()) {
             return self.invalid(n, format!("wrong number of arguments to `{name}`"));
@@ -932,6 +958,113 @@ impl Lowerer {
         }
         Ok(self.mk(ExprKind::Builtin(b, args), ret, n))
     }
+}
+
+/// A library function the model implements, by name: the builtin, its
+/// fixed parameter types, whether it is variadic, its return type.
+#[rustfmt::skip]
+fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
+    use Builtin as B;
+    use IntKind::*;
+    let cp = || Type::ptr_to(Type::Int(Char));
+    let int = || Type::INT;
+    let vp = || Type::ptr_to(Type::Void);
+    let comparator = || Type::ptr_to(Type::Func(Box::new(FuncType { ret: int(), params: vec![vp(), vp()], variadic: false })));
+    let sig = match name {
+        "printf" => (B::Printf, vec![cp()], true, int()),
+        "scanf" => (B::Scanf, vec![cp()], true, int()),
+        "puts" => (B::Puts, vec![cp()], false, int()),
+        "putchar" => (B::Putchar, vec![int()], false, int()),
+        "getchar" => (B::Getchar, vec![], false, int()),
+        "atoi" => (B::Atoi, vec![cp()], false, int()),
+        "atol" => (B::Atol, vec![cp()], false, Type::Int(Long)),
+        "strtol" => (B::Strtol, vec![cp(), Type::ptr_to(cp()), int()], false, Type::Int(Long)),
+        "abs" => (B::Abs, vec![int()], false, int()),
+        "labs" => (B::Labs, vec![Type::Int(Long)], false, Type::Int(Long)),
+        "strlen" => (B::Strlen, vec![cp()], false, Type::Int(ULong)),
+        "strcmp" => (B::Strcmp, vec![cp(), cp()], false, int()),
+        "strncmp" => (B::Strncmp, vec![cp(), cp(), Type::Int(ULong)], false, int()),
+        "strcpy" => (B::Strcpy, vec![cp(), cp()], false, cp()),
+        "memset" => (B::Memset, vec![Type::ptr_to(Type::Void), int(), Type::Int(ULong)], false, Type::ptr_to(Type::Void)),
+        "exit" => (B::Exit, vec![int()], false, Type::Void),
+        "abort" => (B::Abort, vec![], false, Type::Void),
+        "fprintf" => (B::Fprintf, vec![vp(), cp()], true, int()),
+        "fputs" => (B::Fputs, vec![cp(), vp()], false, int()),
+        "fputc" | "putc" => (B::Fputc, vec![int(), vp()], false, int()),
+        "fgets" => (B::Fgets, vec![cp(), int(), vp()], false, cp()),
+        "fflush" => (B::Fflush, vec![vp()], false, int()),
+        "strtoul" => (B::Strtoul, vec![cp(), Type::ptr_to(cp()), int()], false, Type::Int(ULong)),
+        "strchr" => (B::Strchr, vec![cp(), int()], false, cp()),
+        "strcspn" => (B::Strcspn, vec![cp(), cp()], false, Type::Int(ULong)),
+        "strspn" => (B::Strspn, vec![cp(), cp()], false, Type::Int(ULong)),
+        "memcpy" => (B::Memcpy, vec![vp(), vp(), Type::Int(ULong)], false, vp()),
+        "strcat" => (B::Strcat, vec![cp(), cp()], false, cp()),
+        "strncpy" => (B::Strncpy, vec![cp(), cp(), Type::Int(ULong)], false, cp()),
+        "malloc" => (B::Malloc, vec![Type::Int(ULong)], false, vp()),
+        "calloc" => (B::Calloc, vec![Type::Int(ULong), Type::Int(ULong)], false, vp()),
+        "realloc" => (B::Realloc, vec![vp(), Type::Int(ULong)], false, vp()),
+        "free" => (B::Free, vec![vp()], false, Type::Void),
+        "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
+        "qsort" => (B::Qsort, vec![vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, Type::Void),
+        "bsearch" => (B::Bsearch, vec![vp(), vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, vp()),
+        _ => return None,
+    };
+    Some(sig)
+}
+
+/// Every library function the model implements, by its C name.
+const LIBRARY_FUNCTIONS: &[&str] = &[
+    "printf",
+    "scanf",
+    "puts",
+    "putchar",
+    "getchar",
+    "atoi",
+    "atol",
+    "strtol",
+    "abs",
+    "labs",
+    "strlen",
+    "strcmp",
+    "strncmp",
+    "strcpy",
+    "memset",
+    "exit",
+    "abort",
+    "fprintf",
+    "fputs",
+    "fputc",
+    "fgets",
+    "fflush",
+    "strtoul",
+    "strchr",
+    "strcspn",
+    "strspn",
+    "memcpy",
+    "strcat",
+    "strncpy",
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "__assert_fail",
+    "qsort",
+    "bsearch",
+];
+
+/// The C name of library function `b`.
+pub(crate) fn library_name(b: Builtin) -> &'static str {
+    LIBRARY_FUNCTIONS
+        .iter()
+        .find(|name| library_signature(name).is_some_and(|sig| sig.0 == b))
+        .copied()
+        .unwrap_or("a library function")
+}
+
+/// Whether `e` is a function designator already converted to its address
+/// (`f`, `*fp`), which `&` leaves as it is.
+fn is_function_designator(e: &Expr) -> bool {
+    !e.is_lvalue() && matches!(e.ty.pointee(), Some(Type::Func(_)))
 }
 
 /// C escape sequences to bytes.

@@ -5,7 +5,11 @@
 pub mod fixtures;
 pub mod parallel;
 
+use faultlens_csem::bv::Model;
+use faultlens_csem::encode::{apply_slots, EncodeOptions, Expected, Formula, TestEncoding};
+use faultlens_csem::ir::{InstrKind, StmtId};
 use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
+use rustsat::types::Lit;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -157,6 +161,90 @@ pub fn assert_agrees(src: &str, cases: &[(&[&str], &str)]) {
         match compare_one(&prog, &bin, dir.path(), &args, stdin.as_bytes()) {
             Verdict::Agree => {}
             v => panic!("{v:?}\nprogram:\n{src}"),
+        }
+    }
+}
+
+/// The statement on `line` (not a jump).
+pub fn statement_on_line(prog: &faultlens_csem::Program, line: u32) -> usize {
+    prog.funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .find(|i| i.range.start.line == line && !matches!(i.kind, InstrKind::Jump(_)))
+        .map(|i| i.stmt)
+        .expect("a statement on the line")
+}
+
+/// Encodes `test` expecting `want` on stdout and exit 0, and asserts that
+/// the program as written cannot pass, that relaxing the statement on
+/// `fault_line` alone can, and that the value the solver gives it replays
+/// in the interpreter to print `want`.
+pub fn assert_line_alone_explains(
+    prog: &faultlens_csem::Program,
+    test: &TestInput,
+    want: &str,
+    fault_line: u32,
+) {
+    let expected = Expected {
+        stdout: Some(want.as_bytes().to_vec()),
+        exit: 0,
+    };
+    let opts = EncodeOptions {
+        max_steps: 100_000,
+        ..EncodeOptions::default()
+    };
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(&mut f, prog, test, &expected, &opts)
+        .unwrap_or_else(|e| panic!("the program is encoded: {e}"));
+    let fault = statement_on_line(prog, fault_line);
+    let (none, _) = solve_exploring(&mut f, &mut te, prog, &|_| false);
+    assert!(
+        none.is_none(),
+        "the program as written cannot print the expected output"
+    );
+    let (model, _) = solve_exploring(&mut f, &mut te, prog, &|s| s == fault);
+    let model = model.unwrap_or_else(|| {
+        panic!(
+            "the faulty line alone explains the failure ({} paths; incomplete: {:?})",
+            te.paths(),
+            te.incomplete()
+        )
+    });
+    let mut replay = RunOptions::default();
+    apply_slots(&mut replay, &te.slots(&|l: Lit| model.lit(l)));
+    let r = run(prog, test, &replay);
+    assert!(matches!(r.outcome, Outcome::Exited(0)), "{:?}", r.outcome);
+    assert_eq!(String::from_utf8_lossy(&r.stdout), want);
+}
+
+/// Solve with `pass` asserted and the health of `unhealthy` statements false,
+/// all others true; explore the divergences the models take until a model
+/// follows an encoded path (Some) or none exists (None). Returns the model
+/// and the number of solver calls.
+pub fn solve_exploring(
+    f: &mut Formula,
+    te: &mut TestEncoding,
+    prog: &faultlens_csem::Program,
+    unhealthy: &dyn Fn(StmtId) -> bool,
+) -> (Option<Model>, usize) {
+    let mut calls = 0;
+    loop {
+        let mut assumptions: Vec<Lit> = f
+            .health
+            .iter()
+            .map(|(s, &h)| if unhealthy(*s) { !h } else { h })
+            .collect();
+        assumptions.push(te.pass());
+        calls += 1;
+        let Some(m) = f.cnf.solve(&assumptions).unwrap() else {
+            return (None, calls);
+        };
+        let divs = te.open_divergences(&|l| m.lit(l));
+        if divs.is_empty() {
+            return (Some(m), calls);
+        }
+        for d in divs {
+            te.explore(f, prog, &d).unwrap();
         }
     }
 }

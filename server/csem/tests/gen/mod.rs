@@ -1,8 +1,9 @@
 //! A generator of random C programs within the modelled subset: integer
 //! types of every width, all operators, arrays, a struct, pointers into
-//! arrays, every kind of statement, calls and recursion. Programs are
-//! well defined except where arithmetic happens to overflow or divide by
-//! zero; the differential test checks those runs against UBSan.
+//! arrays, every kind of statement, calls (through function pointers too)
+//! and recursion. Programs are well defined except where arithmetic
+//! happens to overflow or divide by zero; the differential test checks
+//! those runs against UBSan.
 
 pub struct Rng(u64);
 
@@ -449,7 +450,14 @@ impl Gen {
             self.line("}");
             // Calls inside expressions would make evaluation order observable: functions
             // write globals, so they are only called from statements in main.
-            let _ = name;
+            // Functions after the first are called through a pointer to them
+            // (without drawing from the generator, so a seed's program is
+            // the same but for that).
+            if f > 0 {
+                self.line(&format!(
+                    "static {ret} (*const p{name})({t1}, {t2}) = &{name};"
+                ));
+            }
         }
         self.line("int main(int argc, char **argv) {");
         self.indent += 1;
@@ -464,7 +472,12 @@ impl Gen {
         }
         for f in 0..nf {
             let (a, b) = (self.expr(2), self.expr(2));
-            self.line(&format!("long r{f} = (long) f{f}({a}, {b});"));
+            let callee = if f > 0 {
+                format!("pf{f}")
+            } else {
+                format!("f{f}")
+            };
+            self.line(&format!("long r{f} = (long) {callee}({a}, {b});"));
             self.line(&format!("printf(\"f{f}: %ld\\n\", r{f});"));
             self.vars.push((format!("r{f}"), true));
         }
