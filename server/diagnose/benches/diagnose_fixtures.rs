@@ -28,6 +28,7 @@ const RUNS: usize = 3;
 const FIXTURES: &[&str] = &[
     "mid-args",
     "invoice-two-faults",
+    "grades-dispatch",
     "make-build",
     "loop-cond",
     "multi-line-fault",

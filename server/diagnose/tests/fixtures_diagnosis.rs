@@ -18,7 +18,12 @@ use std::time::Duration;
 
 /// Fixtures whose fault the model explains along the failing runs' own
 /// paths (a wrong value; a wrong condition needs explored paths).
-const SUPPORTED: &[&str] = &["mid-args", "make-build", "invoice-two-faults"];
+const SUPPORTED: &[&str] = &[
+    "mid-args",
+    "make-build",
+    "invoice-two-faults",
+    "grades-dispatch",
+];
 
 /// Along the failing runs' own paths only (phase 1), the first diagnoses
 /// (a debug build solves the larger fixtures' formulas slowly).
