@@ -10,6 +10,9 @@ pub const SOURCE: u64 = 32 * MIB;
 pub const CONFIG: u64 = 16 * MIB;
 /// A test's data file: `stdin_file`, `expected_stdout_file`, `X.in`, `X.out`.
 pub const TEST_DATA: u64 = 256 * MIB;
+/// A file a test's run opens, given to the C model (which holds 128 MiB
+/// of the program's memory at once).
+pub const MODEL_FILE: u64 = 16 * MIB;
 /// A test table (`[tests] table`), a `.args` or `.exit` file.
 pub const TEST_LIST: u64 = 64 * MIB;
 /// `.faultlens/results.json`: per-test coverage of every line, the one

@@ -9,7 +9,7 @@ mod common;
 
 use common::fixtures::{fixture, fixture_dirs};
 use faultlens_csem::encode::{EncodeOptions, Expected, Formula, TestEncoding};
-use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec, TestInput};
+use faultlens_csem::{load, run, Outcome, RunOptions, SourceSpec};
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -76,11 +76,7 @@ fn main() {
                 max_steps: 5_000_000,
                 ..RunOptions::default()
             };
-            let input = TestInput {
-                args: t.args.clone(),
-                stdin: t.stdin.clone(),
-                ..TestInput::default()
-            };
+            let input = t.input();
             let start = Instant::now();
             let r = run(&prog, &input, &opts);
             let model_us = start.elapsed().as_secs_f64() * 1e6;

@@ -28,6 +28,7 @@ pub use interp::{
     TraceValue,
 };
 pub use ir::Program;
+pub use library::Files;
 
 use std::path::{Path, PathBuf};
 

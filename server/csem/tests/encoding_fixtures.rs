@@ -389,11 +389,7 @@ fn check_fixture(dir: &Path) -> (Figures, Vec<String>) {
         {
             continue;
         }
-        let input = TestInput {
-            args: t.args.clone(),
-            stdin: t.stdin.clone(),
-            ..TestInput::default()
-        };
+        let input = t.input();
         let r = run(
             &prog,
             &input,

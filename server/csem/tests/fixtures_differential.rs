@@ -5,7 +5,7 @@
 
 mod common;
 use common::fixtures::{fixture, fixture_dirs};
-use common::{compare_one, gcc_build, Verdict};
+use common::{compare_test, gcc_build, Verdict};
 use faultlens_csem::{load, CsemError, SourceSpec};
 
 #[test]
@@ -50,7 +50,7 @@ fn interpreter_agrees_with_gcc_on_every_fixture_test() {
         let (mut a, mut m) = (0, 0);
         let started = std::time::Instant::now();
         for t in &tests {
-            match compare_one(&prog, &bin, &dir, &t.args, &t.stdin) {
+            match compare_test(&prog, &bin, &dir, &t.input()) {
                 Verdict::Agree => a += 1,
                 // The model stops on undefined behaviour or a hang: natively that must be a crash or a kill.
                 Verdict::ModelError {

@@ -251,7 +251,11 @@ impl<'a> Domain<'a> for Enc<'a> {
 
     fn new_object(&mut self, obj: NewObject<'_>, _range: SrcRange) -> Result<SPtr, Stop> {
         let id = match obj {
-            NewObject::Stream(name) => self.mem.alloc(name, 1),
+            NewObject::Stream(name) => {
+                let id = self.mem.alloc(name, 1);
+                self.stream_objs.push(id);
+                id
+            }
             NewObject::Literal(_, bytes) => {
                 let id = self.mem.alloc("string literal", bytes.len() as u64);
                 for (i, b) in bytes.iter().enumerate() {

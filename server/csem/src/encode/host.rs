@@ -9,7 +9,7 @@ use super::{paths::SlotRole, Enc, EncodeError, Stop, E};
 use crate::bv::Bv;
 use crate::format::{arg_kind, pad, Spec};
 use crate::ir::SrcRange;
-use crate::library::{Host, Input};
+use crate::library::{Host, Streams};
 use crate::types::{IntKind, Type};
 
 impl Enc<'_> {
@@ -123,11 +123,22 @@ impl<'a> Host<'a> for Enc<'a> {
         }
     }
     fn stream(&self, p: &SPtr) -> Option<u8> {
-        // The first three objects are stdin, stdout and stderr.
-        p.obj.filter(|o| *o < 3).map(|o| o as u8)
+        let obj = p.obj?;
+        self.stream_objs
+            .iter()
+            .position(|s| *s == obj)
+            .map(|i| i as u8)
     }
-    fn input(&mut self) -> &mut Input<'a> {
-        &mut self.input
+    fn streams(&mut self) -> &mut Streams<'a> {
+        &mut self.io
+    }
+    fn stream_object(&mut self, id: u8) -> SPtr {
+        let obj = self.mem.alloc(self.io.name(id), 1);
+        self.stream_objs.push(obj);
+        SPtr {
+            obj: Some(obj),
+            off: self.cnf.bv_const(0, 64),
+        }
     }
 
     fn c_string(&mut self, p: &SPtr, range: SrcRange) -> Result<Vec<u8>, Stop> {

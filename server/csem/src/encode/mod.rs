@@ -103,7 +103,10 @@ struct Enc<'a> {
     functions: Vec<usize>,
     frames: Vec<Vec<usize>>,
     out: Vec<output::Item>,
-    input: crate::library::Input<'a>,
+    /// The program's streams: stdin, the files it opens.
+    io: crate::library::Streams<'a>,
+    /// The objects standing for the streams, by stream number.
+    stream_objs: Vec<usize>,
     instances: usize,
     /// The health literal of the statement being encoded (output statements relax printed values).
     cur_health: Option<Lit>,
@@ -328,7 +331,8 @@ fn replay(
         functions: Vec::new(),
         frames: Vec::new(),
         out: Vec::new(),
-        input: crate::library::Input::new(&test.stdin),
+        io: crate::library::Streams::new(&test.stdin, &test.files),
+        stream_objs: Vec::new(),
         instances: 0,
         cur_health: None,
         cur_range: SrcRange::default(),

@@ -44,7 +44,7 @@ impl<'a> Domain<'a> for Machine<'a> {
     }
     fn stream_ptr(&mut self, which: u8) -> Ptr {
         Ptr {
-            obj: Some(self.streams[usize::from(which)]),
+            obj: Some(self.stream_objs[usize::from(which)]),
             off: 0,
         }
     }
@@ -193,7 +193,7 @@ impl<'a> Domain<'a> for Machine<'a> {
             NewObject::Stream(name) => {
                 let id = self.mem.alloc(name, 1, true);
                 self.mem.objects[id].readonly = true;
-                self.streams.push(id);
+                self.stream_objs.push(id);
                 id
             }
             NewObject::Literal(i, bytes) => {

@@ -6,7 +6,7 @@ use super::memory::Ptr;
 use super::{Machine, Stop, Val, R};
 use crate::format::{render, Spec};
 use crate::ir::SrcRange;
-use crate::library::{Host, Input};
+use crate::library::{Host, Streams};
 use crate::types::{IntKind, Type};
 
 fn plus(p: &Ptr, bytes: u64) -> Ptr {
@@ -22,10 +22,10 @@ impl Machine<'_> {
     }
 
     fn write_stream(&mut self, which: u8, bytes: &[u8]) {
-        if which == 1 {
-            self.stdout.extend_from_slice(bytes);
-        } else {
-            self.stderr.extend_from_slice(bytes);
+        match which {
+            1 => self.stdout.extend_from_slice(bytes),
+            2 => self.stderr.extend_from_slice(bytes),
+            file => self.io.write(file, bytes),
         }
     }
 }
@@ -97,10 +97,23 @@ impl<'a> Host<'a> for Machine<'a> {
     }
     fn stream(&self, p: &Ptr) -> Option<u8> {
         let obj = p.obj?;
-        self.streams.iter().position(|s| *s == obj).map(|i| i as u8)
+        self.stream_objs
+            .iter()
+            .position(|s| *s == obj)
+            .map(|i| i as u8)
     }
-    fn input(&mut self) -> &mut Input<'a> {
-        &mut self.input
+    fn streams(&mut self) -> &mut Streams<'a> {
+        &mut self.io
+    }
+    fn stream_object(&mut self, id: u8) -> Ptr {
+        let name = format!("the stream of `{}`", self.io.name(id));
+        let obj = self.mem.alloc(&name, 1, true);
+        self.mem.objects[obj].readonly = true;
+        self.stream_objs.push(obj);
+        Ptr {
+            obj: Some(obj),
+            off: 0,
+        }
     }
 
     fn c_string(&mut self, p: &Ptr, range: SrcRange) -> R<Vec<u8>> {
@@ -220,7 +233,7 @@ impl<'a> Host<'a> for Machine<'a> {
         Some(self.stdout.len() + self.stderr.len())
     }
     fn flush(&mut self, p: &Ptr) {
-        if p.obj.is_none() || p.obj == Some(self.streams[1]) {
+        if p.obj.is_none() || p.obj == Some(self.stream_objs[1]) {
             self.stdout_flushed = self.stdout.len();
         }
     }

@@ -26,6 +26,12 @@ pub struct TestInput {
     /// converted to the function's return type); a run that needs more stops
     /// with an error saying so (unless [`RunOptions::nondet_fill`] is set).
     pub nondet: Vec<i64>,
+    /// The files the run may open for reading, by the name the program
+    /// opens them by (relative to the test's working directory): their
+    /// contents, or `None` for a file that does not exist. A run that opens
+    /// a name not listed stops with an error and [`RunResult::needs_file`]:
+    /// the caller, which may read files, adds it and runs again.
+    pub files: crate::library::Files,
 }
 
 /// The free-input functions of verification harnesses (SV-COMP style), modelled
@@ -206,6 +212,10 @@ pub struct RunResult {
     pub unapplied_expr_overrides: Vec<(StmtId, u32, u32)>,
     /// The instances of [`RunOptions::functional`]'s statement, in order.
     pub observed: Vec<Observation>,
+    /// The file the run opened that [`TestInput::files`] does not list.
+    pub needs_file: Option<String>,
+    /// What the program wrote to the files it opened for writing, by name.
+    pub written_files: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
 impl RunResult {
@@ -295,6 +305,8 @@ fn not_run(opts: &RunOptions, message: String) -> RunResult {
         unapplied_output_overrides: opts.output_overrides.keys().copied().collect(),
         unapplied_expr_overrides: opts.expr_overrides.keys().copied().collect(),
         observed: Vec::new(),
+        needs_file: None,
+        written_files: Default::default(),
     }
 }
 
@@ -310,12 +322,12 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         globals: Vec::new(),
         strings: Vec::new(),
         functions: Vec::new(),
-        streams: Vec::new(),
+        stream_objs: Vec::new(),
         heap: std::collections::HashSet::new(),
         stdout_flushed: 0,
         stdout: Vec::new(),
         stderr: Vec::new(),
-        input: crate::library::Input::new(&test.stdin),
+        io: crate::library::Streams::new(&test.stdin, &test.files),
         nondet: &test.nondet,
         nondet_pos: 0,
         trace: Vec::new(),
@@ -377,6 +389,8 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         unapplied_output_overrides,
         unapplied_expr_overrides,
         observed: m.observed,
+        needs_file: m.io.needed.clone(),
+        written_files: m.io.written(),
     }
 }
 
@@ -397,14 +411,15 @@ pub(crate) struct Machine<'a> {
     /// Objects standing for the functions of `prog.address_taken`.
     functions: Vec<ObjId>,
     /// Objects standing for `stdin`, `stdout`, `stderr` (so `FILE *` values compare).
-    pub(crate) streams: Vec<ObjId>,
+    pub(crate) stream_objs: Vec<ObjId>,
     /// Heap blocks from malloc/calloc/realloc not yet freed.
     pub(crate) heap: std::collections::HashSet<ObjId>,
     /// Bytes of stdout written out by `fflush` (kept when the program aborts).
     pub(crate) stdout_flushed: usize,
     pub(crate) stdout: Vec<u8>,
     pub(crate) stderr: Vec<u8>,
-    input: crate::library::Input<'a>,
+    /// The program's streams: stdin, the files it opens.
+    pub(crate) io: crate::library::Streams<'a>,
     nondet: &'a [i64],
     nondet_pos: usize,
     trace: Vec<TraceEvent>,

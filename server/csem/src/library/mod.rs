@@ -6,47 +6,16 @@
 //! which of its uses the model refuses is decided here, in one place.
 
 mod stdio;
+mod streams;
 mod strtol;
 
+pub use streams::Files;
+pub(crate) use streams::{Opened, Streams};
 pub(crate) use strtol::strtol;
 
 use crate::format::Spec;
 use crate::ir::{Builtin, Expr, SrcRange};
 use crate::types::{IntKind, Type};
-
-/// The standard input of a run and how much of it was read.
-pub(crate) struct Input<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Input<'a> {
-    pub fn new(bytes: &'a [u8]) -> Self {
-        Input { bytes, pos: 0 }
-    }
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-    fn rest(&self) -> &'a [u8] {
-        &self.bytes[self.pos.min(self.bytes.len())..]
-    }
-    fn at_end(&self) -> bool {
-        self.pos >= self.bytes.len()
-    }
-    fn advance(&mut self, n: usize) {
-        self.pos += n;
-    }
-    fn next_byte(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.pos += 1;
-        Some(c)
-    }
-    fn skip_ws(&mut self) {
-        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
-            self.pos += 1;
-        }
-    }
-}
 
 /// What the library needs of a back end. `Int` is an integer value, `Ptr`
 /// a pointer (an object and an offset), `Val` any value; `Stop` ends the
@@ -83,9 +52,12 @@ pub(crate) trait Host<'a> {
     fn is_null(&self, p: &Self::Ptr) -> bool;
     /// `p + bytes` within its object.
     fn offset(&mut self, p: &Self::Ptr, bytes: u64) -> Self::Ptr;
-    /// Which standard stream `p` is (0 stdin, 1 stdout, 2 stderr).
+    /// Which stream `p` is (0 stdin, 1 stdout, 2 stderr, then the files
+    /// in the order they were opened).
     fn stream(&self, p: &Self::Ptr) -> Option<u8>;
-    fn input(&mut self) -> &mut Input<'a>;
+    fn streams(&mut self) -> &mut Streams<'a>;
+    /// A new object standing for stream `id`, just opened.
+    fn stream_object(&mut self, id: u8) -> Self::Ptr;
 
     /// The NUL-terminated string at `p`, without the NUL, as the run read it.
     fn c_string(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<Vec<u8>, Self::Stop>;
@@ -240,12 +212,37 @@ pub(crate) fn call<'a, H: Host<'a>>(
             h.flush(&p);
             int(h, 0)
         }
-        B::Getchar => {
-            let c = h.input().next_byte().map_or(-1, i128::from);
+        B::Getchar | B::Fgetc => {
+            let from = if b == B::Getchar {
+                0
+            } else {
+                in_stream(h, &a, 0)?
+            };
+            let c = h.streams().input(from).next_byte().map_or(-1, i128::from);
             int(h, c)
         }
         B::Fgets => stdio::fgets(h, &a)?,
-        B::Scanf => stdio::scanf(h, &a)?,
+        B::Scanf => stdio::scanf(h, &a, 0, 0)?,
+        B::Fscanf => {
+            let from = in_stream(h, &a, 0)?;
+            stdio::scanf(h, &a, from, 1)?
+        }
+        B::Fopen => fopen(h, &a)?,
+        B::Fclose => {
+            let id = open_stream(h, &a, 0)?;
+            h.streams().close(id);
+            int(h, 0)
+        }
+        B::Feof => {
+            let id = open_stream(h, &a, 0)?;
+            let eof = h.streams().eof(id);
+            int(h, i128::from(eof))
+        }
+        B::Ferror => {
+            open_stream(h, &a, 0)?;
+            int(h, 0)
+        }
+        B::Fread => fread(h, &a)?,
         B::Atoi | B::Atol | B::Strtol | B::Strtoul => string_to_number(h, b, &a)?,
         B::Abs | B::Labs => {
             let k = if b == B::Abs {
@@ -425,16 +422,93 @@ fn string_arg<'a, H: Host<'a>>(
     h.c_string(&p, a.range)
 }
 
-/// Which output stream argument `i` is: 1 stdout, 2 stderr.
-fn out_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
+/// Which open stream argument `i` is.
+fn open_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
     let p = a.ptr(h, i)?;
     match h.stream(&p) {
-        Some(s @ (1 | 2)) => Ok(s),
-        _ => Err(h.error(
-            "unsupported: output to a stream other than stdout or stderr".into(),
+        Some(id) if h.streams().is_open(id) => Ok(id),
+        Some(id) => {
+            let name = h.streams().name(id).to_string();
+            Err(h.error(
+                format!("use of the stream of `{name}` after `fclose` (undefined behaviour)"),
+                a.range,
+            ))
+        }
+        None if h.is_null(&p) => Err(h.error("a null `FILE *`".into(), a.range)),
+        None => Err(h.error("a `FILE *` that is no stream".into(), a.range)),
+    }
+}
+
+/// Which stream argument `i` is, one the program may write to: `stdout`,
+/// `stderr` or a file it opened for writing.
+fn out_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
+    let id = open_stream(h, a, i)?;
+    if h.streams().writable(id) {
+        return Ok(id);
+    }
+    let name = h.streams().name(id).to_string();
+    Err(h.error(
+        format!("output to `{name}`, which is open for reading"),
+        a.range,
+    ))
+}
+
+/// Which stream argument `i` is, one the program may read from: `stdin` or
+/// a file it opened for reading.
+fn in_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
+    let id = open_stream(h, a, i)?;
+    if h.streams().readable(id) {
+        return Ok(id);
+    }
+    let name = h.streams().name(id).to_string();
+    Err(h.error(
+        format!("input from `{name}`, which is not open for reading"),
+        a.range,
+    ))
+}
+
+/// `fopen(path, mode)`: "r"/"rb" reads the file the test gives, "w"/"wb"
+/// and "a"/"ab" keep what the program writes.
+fn fopen<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
+    let path = String::from_utf8_lossy(&string_arg(h, a, 0)?).to_string();
+    let mode = string_arg(h, a, 1)?;
+    let write = match mode.as_slice() {
+        b"r" | b"rb" => false,
+        b"w" | b"wb" | b"a" | b"ab" => true,
+        _ => {
+            let mode = String::from_utf8_lossy(&mode);
+            return Err(h.error(format!("unsupported: fopen mode \"{mode}\""), a.range));
+        }
+    };
+    match h.streams().open(&path, write) {
+        Opened::Stream(id) => Ok(H::from_ptr(h.stream_object(id))),
+        Opened::Absent => Ok(H::from_ptr(h.null())),
+        Opened::NotGiven => Err(h.error(
+            format!("the file `{path}` was not given to the model (the caller reads the files a run opens, and runs it again)"),
+            a.range,
+        )),
+        Opened::TooMany => Err(h.error(
+            "unsupported: more than 256 streams opened in one run".into(),
             a.range,
         )),
     }
+}
+
+/// `fread(buf, size, n, stream)`: whole elements read, as many as the
+/// stream holds.
+fn fread<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
+    let range = a.range;
+    let buf = a.ptr(h, 0)?;
+    let size = a.int(h, 1)?;
+    let size = h.known(&size, "fread's element size", range)?;
+    let n = a.int(h, 2)?;
+    let n = h.known(&n, "fread's element count", range)?;
+    let from = in_stream(h, a, 3)?;
+    let want = usize::try_from(size.saturating_mul(n)).unwrap_or(usize::MAX);
+    let bytes = h.streams().input(from).take(want);
+    h.write_bytes(&buf, bytes, range)?;
+    let elements = (bytes.len() as u64).checked_div(size).unwrap_or(0);
+    Ok(H::from_int(h.constant(IntKind::ULong, elements)))
 }
 
 /// `atoi`, `atol`, `strtol`, `strtoul`.

@@ -1,5 +1,6 @@
-//! `printf`, `fgets` and `scanf`: formats read as the run read them, the
-//! arguments checked against their conversions as glibc needs them.
+//! `printf`, `fgets` and `scanf` (and their stream forms): formats read as
+//! the run read them, the arguments checked against their conversions as
+//! glibc needs them.
 
 use super::{strtol, Args, Host};
 use crate::format::{self, Piece};
@@ -122,28 +123,22 @@ fn star_argument<'a, H: Host<'a>>(
     Ok(IntKind::Int.value(h.known(&v, what, a.range)?))
 }
 
-/// `fgets(buf, n, stdin)`.
+/// `fgets(buf, n, stream)`.
 pub(super) fn fgets<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
     let range = a.range;
     let buf = a.ptr(h, 0)?;
     let n = a.int(h, 1)?;
     let n = IntKind::Int.value(h.known(&n, "the size of fgets", range)?);
-    let stream = a.ptr(h, 2)?;
-    if h.stream(&stream) != Some(0) {
-        return Err(h.error(
-            "unsupported: fgets from a stream other than stdin".into(),
-            range,
-        ));
-    }
+    let from = super::in_stream(h, a, 2)?;
     if n <= 0 {
         return Err(h.error(format!("fgets with size {n}"), range));
     }
-    if h.input().at_end() {
+    if h.streams().input(from).at_end() {
         return Ok(H::from_ptr(h.null()));
     }
     let mut line = Vec::new();
     while (line.len() as i128) < n - 1 {
-        let Some(c) = h.input().next_byte() else {
+        let Some(c) = h.streams().input(from).next_byte() else {
             break;
         };
         line.push(c);
@@ -157,12 +152,17 @@ pub(super) fn fgets<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
 }
 
 /// glibc's scanf for `%d %i %u %x %o %c %s` (with `h`, `hh`, `l`, `ll`,
-/// widths and `*`) on stdin.
-pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::Stop> {
+/// widths and `*`) on stream `from`, the format argument `at`.
+pub(super) fn scanf<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    from: u8,
+    at: usize,
+) -> Result<H::Val, H::Stop> {
     let range = a.range;
-    let fmt = super::string_arg(h, a, 0)?;
+    let fmt = super::string_arg(h, a, at)?;
     let mut assigned: u64 = 0;
-    let mut next = 1;
+    let mut next = at + 1;
     let mut i = 0;
     let eof = |h: &mut H, assigned: u64| {
         let v = if assigned == 0 {
@@ -175,19 +175,19 @@ pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
     while i < fmt.len() {
         let c = fmt[i];
         if c.is_ascii_whitespace() {
-            h.input().skip_ws();
+            h.streams().input(from).skip_ws();
             i += 1;
             continue;
         }
         if c != b'%' || fmt.get(i + 1) == Some(&b'%') {
             if c == b'%' {
                 i += 1;
-                h.input().skip_ws();
+                h.streams().input(from).skip_ws();
             }
-            match h.input().peek() {
+            match h.streams().input(from).peek() {
                 None => return eof(h, assigned),
                 Some(d) if d == c => {
-                    h.input().advance(1);
+                    h.streams().input(from).advance(1);
                     i += 1;
                     continue;
                 }
@@ -221,11 +221,11 @@ pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
         let limit = width.unwrap_or(usize::MAX);
         match conv {
             b'd' | b'i' | b'u' | b'x' | b'X' | b'o' => {
-                h.input().skip_ws();
-                if h.input().at_end() {
+                h.streams().input(from).skip_ws();
+                if h.streams().input(from).at_end() {
                     return eof(h, assigned);
                 }
-                let rest = h.input().rest();
+                let rest = h.streams().input(from).rest();
                 let rest = &rest[..rest.len().min(limit)];
                 let base = match conv {
                     b'd' | b'u' => 10,
@@ -238,11 +238,16 @@ pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
                 if used == 0 {
                     // A lone sign is consumed before the matching failure.
                     if rest.first().is_some_and(|c| *c == b'+' || *c == b'-') {
-                        h.input().advance(1);
+                        h.streams().input(from).advance(1);
                     }
                     break;
                 }
-                h.input().advance(used);
+                h.streams().input(from).advance(used);
+                if used < limit {
+                    // glibc reads one character past the number (which
+                    // sets end-of-file when there is none).
+                    h.streams().input(from).peek();
+                }
                 if !suppress {
                     let p = target(h, a, &mut next, &spec)?;
                     let k = format::int_kind(&len, signed);
@@ -254,7 +259,7 @@ pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
             }
             b'c' => {
                 let n = width.unwrap_or(1);
-                let rest = h.input().rest();
+                let rest = h.streams().input(from).rest();
                 if rest.len() < n {
                     if rest.is_empty() {
                         return eof(h, assigned);
@@ -266,19 +271,19 @@ pub(super) fn scanf<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
                     h.write_bytes(&p, &rest[..n], range)?;
                     assigned += 1;
                 }
-                h.input().advance(n);
+                h.streams().input(from).advance(n);
             }
             b's' => {
-                h.input().skip_ws();
-                if h.input().at_end() {
+                h.streams().input(from).skip_ws();
+                if h.streams().input(from).at_end() {
                     return eof(h, assigned);
                 }
                 let mut word = Vec::new();
                 while word.len() < limit {
-                    match h.input().peek() {
+                    match h.streams().input(from).peek() {
                         Some(c) if !c.is_ascii_whitespace() => {
                             word.push(c);
-                            h.input().advance(1);
+                            h.streams().input(from).advance(1);
                         }
                         _ => break,
                     }

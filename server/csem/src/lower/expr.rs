@@ -1005,60 +1005,18 @@ fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
         "realloc" => (B::Realloc, vec![vp(), Type::Int(ULong)], false, vp()),
         "free" => (B::Free, vec![vp()], false, Type::Void),
         "__assert_fail" => (B::AssertFail, vec![cp(), cp(), Type::Int(UInt), cp()], false, Type::Void),
+        "fopen" => (B::Fopen, vec![cp(), cp()], false, vp()),
+        "fclose" => (B::Fclose, vec![vp()], false, int()),
+        "fgetc" | "getc" => (B::Fgetc, vec![vp()], false, int()),
+        "fscanf" => (B::Fscanf, vec![vp(), cp()], true, int()),
+        "fread" => (B::Fread, vec![vp(), Type::Int(ULong), Type::Int(ULong), vp()], false, Type::Int(ULong)),
+        "feof" => (B::Feof, vec![vp()], false, int()),
+        "ferror" => (B::Ferror, vec![vp()], false, int()),
         "qsort" => (B::Qsort, vec![vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, Type::Void),
         "bsearch" => (B::Bsearch, vec![vp(), vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, vp()),
         _ => return None,
     };
     Some(sig)
-}
-
-/// Every library function the model implements, by its C name.
-const LIBRARY_FUNCTIONS: &[&str] = &[
-    "printf",
-    "scanf",
-    "puts",
-    "putchar",
-    "getchar",
-    "atoi",
-    "atol",
-    "strtol",
-    "abs",
-    "labs",
-    "strlen",
-    "strcmp",
-    "strncmp",
-    "strcpy",
-    "memset",
-    "exit",
-    "abort",
-    "fprintf",
-    "fputs",
-    "fputc",
-    "fgets",
-    "fflush",
-    "strtoul",
-    "strchr",
-    "strcspn",
-    "strspn",
-    "memcpy",
-    "strcat",
-    "strncpy",
-    "malloc",
-    "calloc",
-    "realloc",
-    "free",
-    "__assert_fail",
-    "qsort",
-    "bsearch",
-];
-
-/// The C name of library function `b`.
-pub(crate) fn library_name(b: Builtin) -> &'static str {
-    LIBRARY_FUNCTIONS
-        .iter()
-        .find(|name| library_signature(name).is_some_and(|sig| sig.0 == b))
-        .copied()
-        .unwrap_or("a library function")
 }
 
 /// Whether `e` is a function designator already converted to its address

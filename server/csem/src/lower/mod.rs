@@ -11,7 +11,6 @@
 mod decl;
 mod expr;
 mod init;
-pub(crate) use expr::library_name;
 mod stmt;
 
 use crate::error::CsemError;

@@ -28,6 +28,30 @@ pub struct FixtureTest {
     /// Expected stdout; not checked when absent.
     pub expected_stdout: Option<Vec<u8>>,
     pub expected_exit: i32,
+    /// The files the test may open: each argument that names a path under
+    /// the fixture, read from there, or `None` where nothing is (what
+    /// faultlens's bridge would read when the run opens them; these
+    /// fixtures open no file their arguments do not name).
+    pub files: faultlens_csem::Files,
+}
+
+impl FixtureTest {
+    /// The test as the model runs it.
+    pub fn input(&self) -> faultlens_csem::TestInput {
+        faultlens_csem::TestInput {
+            args: self.args.clone(),
+            stdin: self.stdin.clone(),
+            files: self.files.clone(),
+            ..faultlens_csem::TestInput::default()
+        }
+    }
+}
+
+fn files_named_by(dir: &Path, args: &[String]) -> faultlens_csem::Files {
+    args.iter()
+        .filter(|a| !a.is_empty() && !a.starts_with('/') && !a.contains(".."))
+        .map(|a| (a.clone(), std::fs::read(dir.join(a)).ok()))
+        .collect()
 }
 
 /// Sources, extra compiler flags and tests of an io fixture, as the
@@ -56,6 +80,7 @@ pub fn fixture(dir: &Path) -> Option<(Vec<PathBuf>, Vec<String>, Vec<FixtureTest
                 panic!("io test {} is not a program invocation", spec.name)
             };
             FixtureTest {
+                files: files_named_by(dir, &argv[1..]),
                 args: argv[1..].to_vec(),
                 stdin: spec.stdin.clone(),
                 expected_stdout: spec.expect.stdout.clone(),

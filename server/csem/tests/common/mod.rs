@@ -101,18 +101,30 @@ pub fn compare_one(
     args: &[String],
     stdin: &[u8],
 ) -> Verdict {
+    let test = TestInput {
+        args: args.to_vec(),
+        stdin: stdin.to_vec(),
+        ..TestInput::default()
+    };
+    compare_test(prog, bin, cwd, &test)
+}
+
+/// [`compare_one`] of a whole test input (with the files it may open,
+/// which must be those in `cwd`).
+pub fn compare_test(
+    prog: &faultlens_csem::Program,
+    bin: &Path,
+    cwd: &Path,
+    test: &TestInput,
+) -> Verdict {
+    let (args, stdin) = (&test.args, &test.stdin);
     let native = run_native(bin, cwd, args, stdin);
     let opts = RunOptions {
         program_name: bin.display().to_string(),
         max_steps: 1_000_000,
         ..RunOptions::default()
     };
-    let test = TestInput {
-        args: args.to_vec(),
-        stdin: stdin.to_vec(),
-        ..TestInput::default()
-    };
-    let r = run(prog, &test, &opts);
+    let r = run(prog, test, &opts);
     let code = match &r.outcome {
         Outcome::RuntimeError {
             message, location, ..
