@@ -29,6 +29,7 @@ const FIXTURES: &[&str] = &[
     "mid-args",
     "invoice-two-faults",
     "grades-dispatch",
+    "restock-file",
     "make-build",
     "loop-cond",
     "multi-line-fault",

@@ -127,6 +127,8 @@ pub struct ModelTest {
     pub expected: Expected,
     /// `argv[0]`, which glibc's assertion message starts with.
     pub program_name: String,
+    /// The test's working directory: the files its run opens are there.
+    pub cwd: PathBuf,
     /// The run as the localization recorded it (for grouping by violation).
     pub observed_stdout: String,
     pub observed_stderr: String,
@@ -178,6 +180,27 @@ pub fn failing_tests(
     Ok((tests, skipped))
 }
 
+/// The tests with the files their runs open (see [`crate::files`]); a test
+/// whose run opens a file the model cannot be given joins `skipped`, with
+/// the reason.
+#[allow(clippy::type_complexity)]
+pub fn give_files(
+    prog: &faultlens_csem::Program,
+    root: &Path,
+    tests: Vec<ModelTest>,
+    mut skipped: Vec<(String, String)>,
+) -> (Vec<ModelTest>, Vec<(String, String)>) {
+    let mut given = Vec::with_capacity(tests.len());
+    for mut t in tests {
+        let opts = t.run_options();
+        match crate::files::run_with_files(prog, root, &t.cwd, &mut t.input, &opts) {
+            Ok(_) => given.push(t),
+            Err(reason) => skipped.push((t.name.clone(), reason)),
+        }
+    }
+    (given, skipped)
+}
+
 /// Every declared test of an input/output project, as the model runs it or
 /// with the reason it cannot.
 #[allow(clippy::type_complexity)]
@@ -226,6 +249,7 @@ fn model_test(spec: &TestSpec) -> Result<ModelTest, String> {
             exit: spec.expect.exit.unwrap_or(0),
         },
         program_name: argv.first().cloned().unwrap_or_else(|| "prog".into()),
+        cwd: spec.cwd.clone(),
         observed_stdout: String::new(),
         observed_stderr: String::new(),
         observed_exit: None,

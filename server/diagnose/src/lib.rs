@@ -21,6 +21,7 @@ pub mod bridge;
 mod consistent;
 mod cores;
 mod evidence;
+pub mod files;
 pub mod groups;
 mod joint;
 mod locate;
@@ -219,6 +220,7 @@ pub fn diagnose_project(
     let spec = source_spec(project).map_err(DiagnoseError::NotModelled)?;
     let prog =
         faultlens_csem::load(&spec).map_err(|e| DiagnoseError::NotModelled(e.to_string()))?;
+    let (tests, skipped) = bridge::give_files(&prog, &project.root, tests, skipped);
     let mut opts = opts.clone();
     if opts.suspects.is_empty() {
         opts.suspects = spectrum_top_lines(results);

@@ -249,6 +249,36 @@ fn exploring_paths_keeps_the_fault_and_replayable_values() {
     check_angelic(&loaded, &report, "mid-args");
 }
 
+/// A program reading the data file its arguments name (restock-file): the
+/// model is given the files the runs open, and the fault, which needs a
+/// path beyond the failing runs' own (an order of 0 becomes one printed),
+/// is diagnosed with values that replay on those files.
+#[test]
+fn a_program_reading_data_files_is_diagnosed_on_their_contents() {
+    let dir = common::fixture("restock-file");
+    let loaded = common::load(&dir).unwrap();
+    assert_eq!(loaded.failing.len(), 4);
+    assert!(loaded
+        .failing
+        .iter()
+        .all(|t| t.input.files.keys().any(|f| f.starts_with("data/"))));
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(120)),
+        max_diagnoses: 1,
+        ..DiagnoseOptions::default()
+    };
+    let report = diagnose(&loaded, &opts);
+    assert!(
+        report
+            .diagnoses
+            .iter()
+            .any(|d| lines(d).contains(&("restock.c".into(), 19))),
+        "{:?}",
+        report.diagnoses
+    );
+    check_angelic(&loaded, &report, "restock-file");
+}
+
 /// Every io fixture the model loads is diagnosed without error or panic
 /// within a short budget; tests the model cannot encode are listed with a
 /// reason, never dropped silently.

@@ -6,7 +6,8 @@
 
 use super::root_or_cwd;
 use anyhow::{anyhow, Context};
-use faultlens_csem::{describe_outcome, interpret, render_trace, Outcome, RunOptions, TestInput};
+use faultlens_csem::{describe_outcome, load, render_trace, Outcome, RunOptions, TestInput};
+use faultlens_diagnose::files::run_with_files;
 use faultlens_workspace::declared::{discover_declared, DEFAULT_TIMEOUT};
 use faultlens_workspace::testspec::Invocation;
 use faultlens_workspace::Project;
@@ -36,7 +37,7 @@ pub fn run(path: Option<PathBuf>, name: &str, trace: bool) -> anyhow::Result<Exi
             "test {name:?} is a shell command, which the model cannot run"
         ));
     };
-    let input = TestInput {
+    let mut input = TestInput {
         args: argv[1..].to_vec(),
         stdin: test.stdin.clone(),
         ..TestInput::default()
@@ -46,10 +47,19 @@ pub fn run(path: Option<PathBuf>, name: &str, trace: bool) -> anyhow::Result<Exi
         trace,
         ..RunOptions::default()
     };
-    let (program, result) = match interpret(&spec, &input, &options) {
-        Ok(ran) => ran,
+    let program = match load(&spec) {
+        Ok(program) => program,
         Err(e) => {
             eprintln!("faultlens interpret: {e}");
+            return Ok(ExitCode::from(MODEL_CANNOT_RUN));
+        }
+    };
+    // The files the run opens are read from the test's directory and
+    // given to the model, which does no I/O itself.
+    let result = match run_with_files(&program, &project.root, &test.cwd, &mut input, &options) {
+        Ok(result) => result,
+        Err(reason) => {
+            eprintln!("faultlens interpret: the model cannot run test {name:?}: {reason}");
             return Ok(ExitCode::from(MODEL_CANNOT_RUN));
         }
     };

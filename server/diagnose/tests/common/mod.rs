@@ -77,7 +77,16 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
     let (mut failing, mut passing) = (Vec::new(), Vec::new());
     for (_, t) in tests {
         let Ok(mut t) = t else { continue };
-        let r = faultlens_csem::run(&prog, &t.input, &t.run_options());
+        let opts = t.run_options();
+        let Ok(r) = faultlens_diagnose::files::run_with_files(
+            &prog,
+            &project.root,
+            &t.cwd,
+            &mut t.input,
+            &opts,
+        ) else {
+            continue;
+        };
         t.observed_stdout = String::from_utf8_lossy(&r.stdout).into_owned();
         t.observed_stderr = String::from_utf8_lossy(&r.stderr).into_owned();
         match r.outcome {
