@@ -132,6 +132,11 @@ pub enum Builtin {
     Fread,
     Feof,
     Ferror,
+    Strtod,
+    Strtof,
+    Atof,
+    /// A `<math.h>` function of `double`s.
+    Math(crate::float::MathFn),
 }
 
 impl Builtin {
@@ -181,6 +186,10 @@ impl Builtin {
             Builtin::Fread => "fread",
             Builtin::Feof => "feof",
             Builtin::Ferror => "ferror",
+            Builtin::Strtod => "strtod",
+            Builtin::Strtof => "strtof",
+            Builtin::Atof => "atof",
+            Builtin::Math(f) => f.name(),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod compile_db;
 pub mod encode;
 pub mod error;
 mod eval;
+pub mod float;
 pub mod format;
 pub mod interp;
 pub mod intops;

@@ -124,6 +124,61 @@ impl IntKind {
     }
 }
 
+/// The floating types of the model: IEEE-754 binary32 and binary64, as
+/// SSE computes them on x86-64 (`long double`, the x87's 80 bits, is not
+/// modelled). A floating value travels through the model as the bits of
+/// its encoding in an unsigned integer of its width, its carrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    Float,
+    Double,
+}
+
+impl FloatKind {
+    /// The unsigned integer type whose bits hold a value of this type.
+    pub fn carrier(self) -> IntKind {
+        match self {
+            FloatKind::Float => IntKind::UInt,
+            FloatKind::Double => IntKind::ULong,
+        }
+    }
+    pub fn size(self) -> u64 {
+        self.carrier().size()
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+        }
+    }
+    /// The value of the bits `bits` (float widened exactly to double).
+    pub fn value(self, bits: u64) -> f64 {
+        match self {
+            FloatKind::Float => f64::from(f32::from_bits(bits as u32)),
+            FloatKind::Double => f64::from_bits(bits),
+        }
+    }
+    /// The bits of `v` rounded to this type (to nearest, ties to even).
+    pub fn bits(self, v: f64) -> u64 {
+        match self {
+            FloatKind::Float => u64::from((v as f32).to_bits()),
+            FloatKind::Double => v.to_bits(),
+        }
+    }
+}
+
+/// The common floating type of two arithmetic operands, when either is
+/// floating (C11 6.3.1.8: double if either is, else float).
+pub fn usual_float(a: &Type, b: &Type) -> Option<FloatKind> {
+    match (a, b) {
+        (Type::Float(FloatKind::Double), _) | (_, Type::Float(FloatKind::Double)) => {
+            Some(FloatKind::Double)
+        }
+        (Type::Float(_), _) | (_, Type::Float(_)) => Some(FloatKind::Float),
+        _ => None,
+    }
+}
+
 /// Usual arithmetic conversions (C11 6.3.1.8) on two promoted integer types.
 pub fn usual_arith(a: IntKind, b: IntKind) -> IntKind {
     let (a, b) = (a.promote(), b.promote());
@@ -150,6 +205,7 @@ pub enum Type {
     #[default]
     Void,
     Int(IntKind),
+    Float(FloatKind),
     Ptr(Box<Type>),
     /// `None` length: an incomplete array (`int a[]`, only as a parameter or with an initializer).
     Array(Box<Type>, Option<u64>),
@@ -195,8 +251,24 @@ impl Type {
             _ => None,
         }
     }
+    pub fn as_float(&self) -> Option<FloatKind> {
+        match self {
+            Type::Float(k) => Some(*k),
+            _ => None,
+        }
+    }
     pub fn is_scalar(&self) -> bool {
-        matches!(self, Type::Int(_) | Type::Ptr(_))
+        matches!(self, Type::Int(_) | Type::Float(_) | Type::Ptr(_))
+    }
+    pub fn is_arithmetic(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Float(_))
+    }
+    /// The type as memory holds it: a floating type as its carrier.
+    pub fn in_memory(&self) -> Type {
+        match self {
+            Type::Float(k) => Type::Int(k.carrier()),
+            t => t.clone(),
+        }
     }
     pub fn pointee(&self) -> Option<&Type> {
         match self {
@@ -208,6 +280,7 @@ impl Type {
         match self {
             Type::Void | Type::Func(_) => None,
             Type::Int(k) => Some(k.size()),
+            Type::Float(k) => Some(k.size()),
             Type::Ptr(_) => Some(8),
             Type::Array(e, Some(n)) => e.size(structs).map(|s| s * n),
             Type::Array(_, None) => None,
@@ -217,6 +290,7 @@ impl Type {
     pub fn align(&self, structs: &[StructDef]) -> u64 {
         match self {
             Type::Int(k) => k.size(),
+            Type::Float(k) => k.size(),
             Type::Ptr(_) => 8,
             Type::Array(e, _) => e.align(structs),
             Type::Struct(id) => structs[*id].align.max(1),
@@ -227,6 +301,7 @@ impl Type {
         match self {
             Type::Void => "void".into(),
             Type::Int(k) => k.name().into(),
+            Type::Float(k) => k.name().into(),
             Type::Ptr(t) => format!("{}*", t.display(structs)),
             Type::Array(t, Some(n)) => format!("{}[{n}]", t.display(structs)),
             Type::Array(t, None) => format!("{}[]", t.display(structs)),
@@ -275,6 +350,14 @@ pub enum Conversion {
     PointerToBool,
     /// Between pointer types: the same object and offset.
     Pointer,
+    /// An integer to a floating type (rounded to nearest).
+    IntToFloat(IntKind, FloatKind),
+    /// A floating value to an integer type: truncated toward zero; a value
+    /// out of the type's range (or NaN) is undefined behaviour; to `_Bool`,
+    /// whether it is not zero.
+    FloatToInt(FloatKind, IntKind),
+    /// Between floating types (rounded to nearest).
+    FloatToFloat(FloatKind, FloatKind),
     /// Anything else (pointers to and from integers, structs): outside the model.
     Unsupported,
 }
@@ -284,6 +367,9 @@ impl Conversion {
         match (from, to) {
             (_, Type::Void) => Conversion::Discard,
             (Type::Int(f), Type::Int(t)) => Conversion::Integer(*f, *t),
+            (Type::Int(f), Type::Float(t)) => Conversion::IntToFloat(*f, *t),
+            (Type::Float(f), Type::Int(t)) => Conversion::FloatToInt(*f, *t),
+            (Type::Float(f), Type::Float(t)) => Conversion::FloatToFloat(*f, *t),
             (Type::Ptr(_), Type::Int(IntKind::Bool)) => Conversion::PointerToBool,
             (Type::Ptr(_), Type::Ptr(_)) => Conversion::Pointer,
             _ => Conversion::Unsupported,

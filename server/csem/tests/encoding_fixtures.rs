@@ -201,13 +201,21 @@ fn relaxed_along_witness(
     let postfix = postfix_steps(prog);
     let mut overrides = Overrides::new();
     for e in &traced.trace {
-        if let Some(TraceValue::Int { kind, bits }) = e.value {
-            let step = postfix.get(&e.stmt).copied().unwrap_or(0);
-            overrides.insert(
-                e.stmt,
-                e.instance,
-                kind.wrap(bits.wrapping_add(step as u64)),
-            );
+        match e.value {
+            Some(TraceValue::Int { kind, bits }) => {
+                let step = postfix.get(&e.stmt).copied().unwrap_or(0);
+                overrides.insert(
+                    e.stmt,
+                    e.instance,
+                    kind.wrap(bits.wrapping_add(step as u64)),
+                );
+            }
+            // A floating statement's override is the bits of its value
+            // (a postfix `d++` on a double is left to the search).
+            Some(TraceValue::Float { bits, .. }) if !postfix.contains_key(&e.stmt) => {
+                overrides.insert(e.stmt, e.instance, bits)
+            }
+            _ => {}
         }
     }
     let mut f = Formula::new();

@@ -102,20 +102,20 @@ fn assert_failure_aborts_with_glibc_message() {
 fn unsupported_constructs_name_the_construct_and_the_line() {
     let e = load_preprocessed(
         Path::new("f.c"),
-        "int main(void) {\n  double d = 1.5;\n  return 0;\n}\n",
+        "int main(void) {\n  long double d = 1.5;\n  return 0;\n}\n",
     )
     .unwrap_err();
     assert_eq!(
         e,
         CsemError::Unsupported {
-            construct: "floating-point type `double`".into(),
+            construct: "floating-point type `long double`".into(),
             file: "f.c".into(),
             line: 2
         }
     );
     assert_eq!(
         e.to_string(),
-        "unsupported: floating-point type `double` at f.c:2"
+        "unsupported: floating-point type `long double` at f.c:2"
     );
     let e = load_preprocessed(
         Path::new("f.c"),

@@ -172,7 +172,7 @@ impl SMem {
                 return Ok((c.val.clone(), c.uninit.unwrap_or(cnf.fls())));
             }
         }
-        let end = off + kind.size();
+        let end = off.saturating_add(kind.size());
         if o.cells
             .range(off.saturating_sub(7)..end)
             .any(|(k, c)| *k + c.kind.size() > off)
@@ -223,6 +223,7 @@ impl SMem {
         ty: &Type,
         structs: &[StructDef],
     ) -> E<(SVal, Lit)> {
+        let ty = &ty.in_memory();
         let Some(id) = p.obj else {
             let v = fresh_of(cnf, ty);
             return Ok((v, cnf.tru()));
@@ -230,9 +231,12 @@ impl SMem {
         if let Type::Struct(_) = ty {
             let off = self.pin(cnf, &p.off)?;
             let size = ty.size(structs).unwrap_or(0);
+            if off.saturating_add(size) > self.objs[id].size {
+                return unsup("a struct read outside its object");
+            }
             let cells = self.objs[id]
                 .cells
-                .range(off..off + size)
+                .range(off..off.saturating_add(size))
                 .map(|(k, c)| (k - off, c.clone()))
                 .collect();
             return Ok((SVal::Agg(cells), cnf.fls()));
@@ -242,7 +246,7 @@ impl SMem {
         };
         let size = self.objs[id].size;
         if let Some(off) = cnf.const_value(&p.off) {
-            if off + kind.size() > size {
+            if off.saturating_add(kind.size()) > size {
                 return Ok((fresh_of(cnf, ty), cnf.tru()));
             }
             return self.read_cell(cnf, id, off, kind, p.obj);
@@ -251,7 +255,7 @@ impl SMem {
         if n > MAX_CANDIDATES || kind == CellKind::Ptr {
             // Pointers into different objects cannot be merged: follow the run's address.
             let off = self.pin(cnf, &p.off)?;
-            if off + kind.size() > size {
+            if off.saturating_add(kind.size()) > size {
                 return Ok((fresh_of(cnf, ty), cnf.tru()));
             }
             return self.read_cell(cnf, id, off, kind, p.obj);
@@ -297,14 +301,22 @@ impl SMem {
         v: SVal,
         structs: &[StructDef],
     ) -> E<Lit> {
+        let ty = &ty.in_memory();
         let Some(id) = p.obj else {
             return Ok(cnf.tru());
         };
         if let (Type::Struct(_), SVal::Agg(cells)) = (ty, &v) {
             let off = self.pin(cnf, &p.off)?;
             let size = ty.size(structs).unwrap_or(0);
+            if off.saturating_add(size) > self.objs[id].size {
+                return unsup("a struct stored outside its object");
+            }
             let o = &mut self.objs[id];
-            let keys: Vec<u64> = o.cells.range(off..off + size).map(|(k, _)| *k).collect();
+            let keys: Vec<u64> = o
+                .cells
+                .range(off..off.saturating_add(size))
+                .map(|(k, _)| *k)
+                .collect();
             for k in keys {
                 o.cells.remove(&k);
             }
@@ -318,7 +330,7 @@ impl SMem {
         };
         let size = self.objs[id].size;
         if let Some(off) = cnf.const_value(&p.off) {
-            if off + kind.size() > size {
+            if off.saturating_add(kind.size()) > size {
                 return Ok(cnf.tru());
             }
             self.remove_overlaps(id, off, kind.size());
@@ -328,7 +340,7 @@ impl SMem {
         let n = size / kind.size();
         if n > MAX_CANDIDATES || kind == CellKind::Ptr {
             let off = self.pin(cnf, &p.off)?;
-            if off + kind.size() > size {
+            if off.saturating_add(kind.size()) > size {
                 return Ok(cnf.tru());
             }
             self.remove_overlaps(id, off, kind.size());
@@ -365,7 +377,7 @@ impl SMem {
         let o = &mut self.objs[id];
         let keys: Vec<u64> = o
             .cells
-            .range(off.saturating_sub(7)..off + size)
+            .range(off.saturating_sub(7)..off.saturating_add(size))
             .filter(|(k, c)| **k + c.kind.size() > off)
             .map(|(k, _)| *k)
             .collect();
@@ -380,12 +392,14 @@ impl SMem {
             return unsup("memcpy through a null pointer");
         };
         let (doff, soff) = (self.pin(cnf, &dst.off)?, self.pin(cnf, &src.off)?);
-        if doff + n > self.objs[d].size || soff + n > self.objs[sid].size {
+        if doff.saturating_add(n) > self.objs[d].size
+            || soff.saturating_add(n) > self.objs[sid].size
+        {
             return unsup("memcpy out of bounds");
         }
         let cells: Vec<(u64, Cell)> = self.objs[sid]
             .cells
-            .range(soff..soff + n)
+            .range(soff..soff.saturating_add(n))
             .map(|(k, c)| (k - soff, c.clone()))
             .collect();
         // Bytes of the source no cell covers are zero in zero-filled

@@ -1,8 +1,30 @@
 //! Expressions: lvalues to addresses, rvalues to values, stores.
 
 use super::{size_of, Decision, Domain, NO_VALUE};
+use crate::float;
 use crate::ir::*;
-use crate::types::{Conversion, IntKind, Type};
+use crate::types::{Conversion, FloatKind, IntKind, Type};
+
+/// The bits of a floating value as the run had them: floating arithmetic is
+/// computed on concrete values in both domains (the encoder fixes a
+/// symbolic operand to its run's value, a path condition a model may leave
+/// by exploration).
+fn float_bits<'a, D: Domain<'a>>(d: &mut D, v: &D::Int, range: SrcRange) -> Result<u64, D::Stop> {
+    d.known(v, "a floating-point value", range)
+}
+
+fn float_val<'a, D: Domain<'a>>(d: &mut D, k: FloatKind, bits: u64) -> D::Val {
+    D::from_int(d.constant(k.carrier(), bits))
+}
+
+/// The integer type whose bits hold a scalar value of type `t`.
+fn bits_kind(t: &Type) -> IntKind {
+    match t {
+        Type::Int(k) => *k,
+        Type::Float(k) => k.carrier(),
+        _ => IntKind::Int,
+    }
+}
 
 fn int<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Int, D::Stop> {
     let v = d.eval(e)?;
@@ -66,7 +88,7 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
             return Err(d.error("internal: an lvalue evaluated as a value".into(), range))
         }
         ExprKind::Const(v) => {
-            let k = e.ty.as_int().unwrap_or(IntKind::Int);
+            let k = bits_kind(&e.ty);
             D::from_int(d.constant(k, *v))
         }
         ExprKind::Stream(w) => D::from_ptr(d.stream_ptr(*w)),
@@ -87,6 +109,21 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
                     D::from_int(d.constant(IntKind::Bool, u64::from(set)))
                 }
                 (Conversion::Pointer, _, Some(_)) => v,
+                (Conversion::IntToFloat(from, to), Some(b), _) => {
+                    let bits = d.known(&b, "an integer converted to floating point", range)?;
+                    float_val(d, to, float::from_int(from, to, bits))
+                }
+                (Conversion::FloatToInt(from, to), Some(b), _) => {
+                    let bits = float_bits(d, &b, range)?;
+                    match float::to_int(from, to, bits) {
+                        Ok(i) => D::from_int(d.constant(to, i)),
+                        Err(m) => return Err(d.error(m, range)),
+                    }
+                }
+                (Conversion::FloatToFloat(from, to), Some(b), _) => {
+                    let bits = float_bits(d, &b, range)?;
+                    float_val(d, to, float::convert(from, to, bits))
+                }
                 (_, None, None) => return Err(d.error(NO_VALUE.into(), range)),
                 _ => {
                     return Err(d.error(
@@ -103,6 +140,11 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
         ExprKind::Unary(op, a) => {
             let v = d.eval(a)?;
             match (op, D::as_int(&v), D::as_ptr(&v)) {
+                (UnOp::Neg, Some(b), _) if a.ty.as_float().is_some() => {
+                    let k = a.ty.as_float().unwrap_or(FloatKind::Double);
+                    let bits = float_bits(d, &b, range)?;
+                    float_val(d, k, float::neg(k, bits))
+                }
                 (_, Some(b), _) => {
                     let k = a.int_kind().unwrap_or(IntKind::Int);
                     D::from_int(d.unary(*op, k, &b, range)?)
@@ -112,6 +154,18 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
                     D::from_int(d.constant(IntKind::Int, u64::from(null)))
                 }
                 _ => return Err(d.error(NO_VALUE.into(), a.range)),
+            }
+        }
+        ExprKind::Binary(op, l, r) if l.ty.as_float().is_some() => {
+            let k = l.ty.as_float().unwrap_or(FloatKind::Double);
+            let a = int(d, l)?;
+            let b = int(d, r)?;
+            let (a, b) = (float_bits(d, &a, range)?, float_bits(d, &b, range)?);
+            let bits = float::binary(*op, k, a, b);
+            if op.is_comparison() {
+                D::from_int(d.constant(IntKind::Int, bits))
+            } else {
+                float_val(d, k, bits)
             }
         }
         ExprKind::Binary(op, l, r) => {
@@ -283,6 +337,36 @@ fn store_op<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::Stop> {
     let p = addr(d, lv)?;
     let old = d.load(&p, &lv.ty, range)?;
     let new = match (&e.kind, &lv.ty, D::as_int(&old), D::as_ptr(&old), rhs) {
+        (
+            ExprKind::CompoundAssign {
+                op,
+                op_ty: Type::Float(fk),
+                ..
+            },
+            lty,
+            Some(a),
+            _,
+            Some(b),
+        ) => {
+            let (a, b) = (float_bits(d, &a, range)?, float_bits(d, &b, range)?);
+            let a = match lty {
+                Type::Float(lk) => float::convert(*lk, *fk, a),
+                _ => float::from_int(bits_kind(lty), *fk, a),
+            };
+            let r = float::binary(*op, *fk, a, b);
+            match lty {
+                Type::Float(lk) => float_val(d, *lk, float::convert(*fk, *lk, r)),
+                _ => match float::to_int(*fk, bits_kind(lty), r) {
+                    Ok(i) => D::from_int(d.constant(bits_kind(lty), i)),
+                    Err(m) => return Err(d.error(m, range)),
+                },
+            }
+        }
+        (ExprKind::IncDec { inc, .. }, Type::Float(k), Some(a), ..) => {
+            let a = float_bits(d, &a, range)?;
+            let op = if *inc { BinOp::Add } else { BinOp::Sub };
+            float_val(d, *k, float::binary(op, *k, a, k.bits(1.0)))
+        }
         (ExprKind::CompoundAssign { op, .. }, Type::Ptr(el), _, Some(q), Some(i)) => {
             let elem = size_of(prog, el);
             D::from_ptr(d.ptr_add(&q, &i, elem, *op == BinOp::Sub, range)?)

@@ -166,6 +166,11 @@ pub enum TraceValue {
         kind: IntKind,
         bits: u64,
     },
+    /// A floating value: the bits of its encoding.
+    Float {
+        kind: crate::types::FloatKind,
+        bits: u64,
+    },
     /// A pointer, shown as `&object+offset` or `NULL`.
     Ptr(String),
 }
@@ -174,6 +179,7 @@ impl TraceValue {
     pub fn display(&self) -> String {
         match self {
             TraceValue::Int { kind, bits } => kind.value(*bits).to_string(),
+            TraceValue::Float { kind, bits } => crate::float::show(kind.value(*bits)),
             TraceValue::Ptr(s) => s.clone(),
         }
     }
@@ -591,6 +597,10 @@ impl<'a> Machine<'a> {
                 kind: *kind,
                 bits: *bits,
             }),
+            (Val::Int(bits), Type::Float(kind)) => Some(TraceValue::Float {
+                kind: *kind,
+                bits: *bits,
+            }),
             (Val::Ptr(p), _) => Some(TraceValue::Ptr(self.show_ptr(*p))),
             _ => None,
         }
@@ -606,6 +616,7 @@ impl<'a> Machine<'a> {
     // ---------- memory access ----------
 
     pub(crate) fn load(&mut self, p: Ptr, ty: &Type, range: SrcRange) -> R<Val> {
+        let ty = &ty.in_memory();
         let r = match ty {
             Type::Int(k) => self.mem.read_uint(p, k.size()).map(|v| {
                 if *k == IntKind::Bool {
@@ -630,6 +641,7 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn store(&mut self, p: Ptr, ty: &Type, v: Val, range: SrcRange) -> R<()> {
+        let ty = &ty.in_memory();
         let r = match (ty, v) {
             (Type::Int(k), Val::Int(bits)) => self.mem.write_uint(p, k.size(), bits),
             (Type::Ptr(_), Val::Ptr(q)) => self.mem.write_ptr(p, q),
@@ -717,6 +729,7 @@ pub(crate) fn with_bits(v: &Val, ty: &Type, bits: u64) -> Val {
     match (v, ty) {
         (_, Type::Int(IntKind::Bool)) => Val::Int(u64::from(bits != 0)),
         (_, Type::Int(k)) => Val::Int(k.wrap(bits)),
+        (_, Type::Float(k)) => Val::Int(k.carrier().wrap(bits)),
         (Val::Ptr(p), _) => Val::Ptr(Ptr {
             obj: p.obj,
             off: bits as i64,

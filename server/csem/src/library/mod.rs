@@ -15,7 +15,7 @@ pub(crate) use strtol::strtol;
 
 use crate::format::Spec;
 use crate::ir::{Builtin, Expr, SrcRange};
-use crate::types::{IntKind, Type};
+use crate::types::{FloatKind, IntKind, Type};
 
 /// What the library needs of a back end. `Int` is an integer value, `Ptr`
 /// a pointer (an object and an offset), `Val` any value; `Stop` ends the
@@ -243,6 +243,17 @@ pub(crate) fn call<'a, H: Host<'a>>(
             int(h, 0)
         }
         B::Fread => fread(h, &a)?,
+        B::Strtod | B::Strtof | B::Atof => string_to_float(h, b, &a)?,
+        B::Math(f) => {
+            let x = float_arg(h, &a, 0)?;
+            let y = if f.arity() == 2 {
+                float_arg(h, &a, 1)?
+            } else {
+                0.0
+            };
+            let r = FloatKind::Double.bits(f.apply(x, y));
+            H::from_int(h.constant(IntKind::ULong, r))
+        }
         B::Atoi | B::Atol | B::Strtol | B::Strtoul => string_to_number(h, b, &a)?,
         B::Abs | B::Labs => {
             let k = if b == B::Abs {
@@ -509,6 +520,40 @@ fn fread<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<H::Val, H::
     h.write_bytes(&buf, bytes, range)?;
     let elements = (bytes.len() as u64).checked_div(size).unwrap_or(0);
     Ok(H::from_int(h.constant(IntKind::ULong, elements)))
+}
+
+/// The `double` argument `i`, as the run had it.
+fn float_arg<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<f64, H::Stop> {
+    let v = a.int(h, i)?;
+    let bits = h.known(&v, "a floating-point argument", a.range)?;
+    Ok(f64::from_bits(bits))
+}
+
+/// `atof`, `strtod`, `strtof`: glibc's reading of a number (see
+/// [`crate::float::strtod`]).
+fn string_to_float<'a, H: Host<'a>>(
+    h: &mut H,
+    b: Builtin,
+    a: &Args<'_, H::Val>,
+) -> Result<H::Val, H::Stop> {
+    let p = a.ptr(h, 0)?;
+    let s = h.c_string(&p, a.range)?;
+    let (_, used) = crate::float::strtod(&s);
+    if b != Builtin::Atof {
+        let end = a.ptr(h, 1)?;
+        if !h.is_null(&end) {
+            let q = h.offset(&p, used as u64);
+            let ty = Type::ptr_to(Type::Int(IntKind::Char));
+            h.store(&end, &ty, H::from_ptr(q), a.range)?;
+        }
+    }
+    let k = if b == Builtin::Strtof {
+        FloatKind::Float
+    } else {
+        FloatKind::Double
+    };
+    let bits = crate::float::parse_as(k, &s[..used]);
+    Ok(H::from_int(h.constant(k.carrier(), bits)))
 }
 
 /// `atoi`, `atol`, `strtol`, `strtoul`.

@@ -4,7 +4,7 @@
 
 use super::{strtol, Args, Host};
 use crate::format::{self, Piece};
-use crate::types::{IntKind, Type};
+use crate::types::{FloatKind, IntKind, Type};
 
 /// `printf`/`fprintf` to stream `to`; the format is argument `at`.
 pub(super) fn printf<'a, H: Host<'a>>(
@@ -96,6 +96,23 @@ pub(super) fn printf<'a, H: Host<'a>>(
                 let p = a.ptr(h, i)?;
                 h.print_string(to, Some(&s), &p, range)?;
             }
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
+                if !matches!(s.len.as_str(), "" | "l") {
+                    return Err(h.error(format!("unsupported: printf conversion `{spec}`"), range));
+                }
+                if e.ty != Type::Float(FloatKind::Double) {
+                    return Err(h.error(
+                        format!(
+                            "printf: `{spec}` given a non-double argument (undefined behaviour)"
+                        ),
+                        range,
+                    ));
+                }
+                let v = a.int(h, i)?;
+                let bits = h.known(&v, "a printed floating-point value", range)?;
+                let text = float_text(&s, f64::from_bits(bits));
+                h.print(to, &text);
+            }
             _ => return Err(h.error(format!("unsupported: printf conversion `{spec}`"), range)),
         }
     }
@@ -106,6 +123,28 @@ pub(super) fn printf<'a, H: Host<'a>>(
         _ => 0,
     };
     Ok(H::from_int(h.constant(IntKind::Int, count as u64)))
+}
+
+/// A floating conversion of `v` with its flags and width, as glibc pads it:
+/// a sign for `+` or ` `, zeros after the sign for `0` (not for an
+/// infinity or a NaN), spaces otherwise.
+fn float_text(s: &format::Spec, v: f64) -> Vec<u8> {
+    let mut body = crate::float::render(s.conv, v, s.prec, s.alt);
+    if !v.is_sign_negative() {
+        if s.plus {
+            body.insert(0, b'+');
+        } else if s.space {
+            body.insert(0, b' ');
+        }
+    }
+    let w = s.width.unwrap_or(0);
+    if s.zero && !s.left && v.is_finite() && body.len() < w {
+        let at = usize::from(matches!(body.first(), Some(b'-' | b'+' | b' ')));
+        let zeros = vec![b'0'; w - body.len()];
+        body.splice(at..at, zeros);
+        return body;
+    }
+    format::pad(s, body)
 }
 
 /// The `int` argument a `*` width or precision takes, as the run had it.
@@ -295,6 +334,39 @@ pub(super) fn scanf<'a, H: Host<'a>>(
                     assigned += 1;
                 }
             }
+            b'f' | b'e' | b'g' | b'E' | b'G' | b'a' => {
+                let k = match len.as_str() {
+                    "" => FloatKind::Float,
+                    "l" => FloatKind::Double,
+                    _ => {
+                        return Err(
+                            h.error(format!("unsupported: scanf conversion `{spec}`"), range)
+                        )
+                    }
+                };
+                h.streams().input(from).skip_ws();
+                if h.streams().input(from).at_end() {
+                    return eof(h, assigned);
+                }
+                let rest = h.streams().input(from).rest();
+                let rest = &rest[..rest.len().min(limit)];
+                let (_, used) = crate::float::strtod(rest);
+                if used == 0 {
+                    break;
+                }
+                h.streams().input(from).advance(used);
+                if used < limit {
+                    h.streams().input(from).peek();
+                }
+                if !suppress {
+                    let p = target(h, a, &mut next, &spec)?;
+                    check_float_target(h, a, next - 1, k, &spec)?;
+                    let bits = crate::float::parse_as(k, &rest[..used]);
+                    let v = h.constant(k.carrier(), bits);
+                    h.store(&p, &Type::Float(k), H::from_int(v), range)?;
+                    assigned += 1;
+                }
+            }
             _ => return Err(h.error(format!("unsupported: scanf conversion `{spec}`"), range)),
         }
     }
@@ -316,6 +388,28 @@ fn target<'a, H: Host<'a>>(
     match (&e.ty, H::as_ptr(v)) {
         (Type::Ptr(_), Some(p)) => Ok(p),
         _ => Err(h.error(format!("scanf: `{spec}` needs a pointer argument"), a.range)),
+    }
+}
+
+/// A floating conversion stores a `k` through argument `i`.
+fn check_float_target<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    i: usize,
+    k: FloatKind,
+    spec: &str,
+) -> Result<(), H::Stop> {
+    match a.exprs.get(i).and_then(|e| e.ty.pointee()) {
+        Some(Type::Float(t)) if *t == k => Ok(()),
+        Some(Type::Void) | None => Ok(()),
+        Some(t) => Err(h.error(
+            format!(
+                "scanf: `{spec}` stores a `{}` through a `{}*` (undefined behaviour)",
+                k.name(),
+                h.type_name(t)
+            ),
+            a.range,
+        )),
     }
 }
 

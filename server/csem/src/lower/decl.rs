@@ -1,7 +1,7 @@
 //! Types, declarators and file-scope declarations.
 
 use super::*;
-use crate::types::{Field, FuncType, IntKind};
+use crate::types::{Field, FloatKind, FuncType, IntKind};
 
 /// What a declarator says: the declared name (None for abstract ones), its type,
 /// and for function declarators the parameter list node.
@@ -35,6 +35,7 @@ impl Lowerer {
                 let longs = words.iter().filter(|w| **w == "long").count();
                 let unsigned = words.contains(&"unsigned");
                 let k = if words.iter().any(|w| *w == "double" || *w == "float") {
+                    // `long double` is the x87's 80-bit type.
                     return self.unsupported(ts, format!("floating-point type `{text}`"));
                 } else if words.contains(&"char") {
                     if unsigned {
@@ -106,9 +107,8 @@ impl Lowerer {
             "uint16_t" => UShort,
             "int32_t" => Int,
             "uint32_t" => UInt,
-            "float" | "double" => {
-                return self.unsupported(n, format!("floating-point type `{name}`"))
-            }
+            "float" => return Ok(Type::Float(FloatKind::Float)),
+            "double" => return Ok(Type::Float(FloatKind::Double)),
             other => return self.unsupported(n, format!("type `{other}`")),
         };
         Ok(Type::Int(k))

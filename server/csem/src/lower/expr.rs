@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::intops;
-use crate::types::{usual_arith, FuncType, IntKind};
+use crate::types::{usual_arith, usual_float, FloatKind, FuncType, IntKind};
 
 fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
@@ -68,7 +68,45 @@ impl Lowerer {
         if !e.ty.is_scalar() {
             return self.invalid(n, format!("`{}` is not a scalar", self.snippet(n)));
         }
-        Ok(e)
+        Ok(self.nonzero(e, n))
+    }
+
+    /// A floating condition as `e != 0` (so `-0.0` is false and a NaN true,
+    /// and the truth of a value is always that of an integer or pointer).
+    fn nonzero(&mut self, e: Expr, n: Node) -> Expr {
+        let Type::Float(k) = e.ty else {
+            return e;
+        };
+        let zero = self.mk(ExprKind::Const(0), Type::Float(k), n);
+        self.mk(ExprKind::Binary(BinOp::Ne, bx(e), bx(zero)), Type::INT, n)
+    }
+
+    /// A floating constant (`1.5`, `2e-3f`, `0x1p4`): the bits of its value
+    /// rounded once to its type, as gcc reads it.
+    fn float_constant(&mut self, text: &str, n: Node) -> LResult<Expr> {
+        let lower = text.to_ascii_lowercase();
+        let (body, k) = if let Some(b) = lower.strip_suffix('f') {
+            (b, FloatKind::Float)
+        } else if lower.ends_with('l') {
+            return self.unsupported(n, format!("`long double` constant `{text}`"));
+        } else {
+            (lower.as_str(), FloatKind::Double)
+        };
+        let body = body.replace('\'', "");
+        let bits = if lower.starts_with("0x") {
+            let (v, used) = crate::float::strtod(body.as_bytes());
+            if used != body.len() {
+                return self.invalid(n, format!("malformed floating constant `{text}`"));
+            }
+            k.bits(v)
+        } else {
+            match k {
+                FloatKind::Float => body.parse::<f32>().map(|v| u64::from(v.to_bits())),
+                FloatKind::Double => body.parse::<f64>().map(f64::to_bits),
+            }
+            .or_else(|_| self.invalid(n, format!("malformed floating constant `{text}`")))?
+        };
+        Ok(self.mk(ExprKind::Const(bits), Type::Float(k), n))
     }
 
     pub(super) fn condition(&mut self, n: Node) -> LResult<Expr> {
@@ -120,6 +158,9 @@ impl Lowerer {
         }
         match (&e.ty, to) {
             (Type::Int(_), Type::Int(k)) => Ok(self.cast_int(e, *k)),
+            (Type::Int(_) | Type::Float(_), Type::Int(_) | Type::Float(_)) => {
+                Ok(self.mk(ExprKind::Cast(bx(e)), to.clone(), n))
+            }
             (Type::Ptr(_), Type::Int(IntKind::Bool)) => {
                 Ok(self.mk(ExprKind::Cast(bx(e)), to.clone(), n))
             }
@@ -274,6 +315,10 @@ impl Lowerer {
                         (self.cast_int(a, k), self.cast_int(b, k), Type::Int(k))
                     }
                     (Type::Void, Type::Void) => (a, b, Type::Void),
+                    (x, y) if x.is_arithmetic() && y.is_arithmetic() => {
+                        let t = Type::Float(usual_float(x, y).unwrap_or(FloatKind::Double));
+                        (self.convert(a, &t, n)?, self.convert(b, &t, n)?, t)
+                    }
                     (Type::Ptr(_), Type::Ptr(_))
                     | (Type::Ptr(_), Type::Int(_))
                     | (Type::Int(_), Type::Ptr(_)) => {
@@ -416,7 +461,22 @@ impl Lowerer {
             let e = self.scalar(arg)?;
             return Ok(self.mk(ExprKind::Unary(UnOp::LogNot, bx(e)), Type::INT, n));
         }
-        let (e, _) = self.int_rvalue(arg)?;
+        let e = self.rvalue(arg)?;
+        if let Type::Float(_) = e.ty {
+            let ty = e.ty.clone();
+            return match op.as_str() {
+                "+" => {
+                    let mut e = e;
+                    e.range = self.range(n);
+                    Ok(e)
+                }
+                "-" => Ok(self.mk(ExprKind::Unary(UnOp::Neg, bx(e)), ty, n)),
+                other => self.invalid(n, format!("unary `{other}` on a floating value")),
+            };
+        }
+        if e.int_kind().is_none() {
+            return self.invalid(n, format!("`{}` is not an integer", self.snippet(arg)));
+        }
         let e = self.promote(e);
         let ty = e.ty.clone();
         match op.as_str() {
@@ -570,6 +630,20 @@ impl Lowerer {
                 _ => self.invalid(n, format!("operator `{}` on a pointer", op.symbol())),
             };
         }
+        if l.ty.is_arithmetic() && r.ty.is_arithmetic() {
+            if let Some(k) = usual_float(&l.ty, &r.ty) {
+                if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
+                    && !op.is_comparison()
+                {
+                    return self
+                        .invalid(n, format!("operator `{}` on a floating value", op.symbol()));
+                }
+                let t = Type::Float(k);
+                let (l, r) = (self.convert(l, &t, n)?, self.convert(r, &t, n)?);
+                let ty = if op.is_comparison() { Type::INT } else { t };
+                return Ok(self.mk(ExprKind::Binary(op, bx(l), bx(r)), ty, n));
+            }
+        }
         let (Some(lk), Some(rk)) = (l.int_kind(), r.int_kind()) else {
             return self.invalid(n, format!("operator `{}` on non-integers", op.symbol()));
         };
@@ -613,6 +687,25 @@ impl Lowerer {
                         lv: bx(lv),
                         rhs: bx(r),
                         op_ty: lty.clone(),
+                    },
+                    lty,
+                    n,
+                ))
+            }
+            (Type::Int(_) | Type::Float(_), _)
+                if r.ty.is_arithmetic() && usual_float(&lty, &r.ty).is_some() =>
+            {
+                if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+                    return self.invalid(n, format!("operator `{op_s}` on a floating value"));
+                }
+                let op_ty = Type::Float(usual_float(&lty, &r.ty).unwrap_or(FloatKind::Double));
+                let r = self.convert(r, &op_ty, rn)?;
+                Ok(self.mk(
+                    ExprKind::CompoundAssign {
+                        op,
+                        lv: bx(lv),
+                        rhs: bx(r),
+                        op_ty,
                     },
                     lty,
                     n,
@@ -721,7 +814,7 @@ impl Lowerer {
         let is_hex = lower.starts_with("0x");
         if !is_hex && (lower.contains('.') || lower.contains('e')) || is_hex && lower.contains('p')
         {
-            return self.unsupported(n, format!("floating-point constant `{text}`"));
+            return self.float_constant(&text, n);
         }
         let digits_end = lower.trim_end_matches(['u', 'l']).len();
         let (digits, suffix) = lower.split_at(digits_end);
@@ -948,6 +1041,10 @@ impl Lowerer {
                 Some(t) => self.convert(v, t, *a)?,
                 None => match v.int_kind() {
                     Some(_) => self.promote(v),
+                    // Default argument promotion: a `float` goes as a `double`.
+                    None if v.ty.is_arithmetic() => {
+                        self.convert(v, &Type::Float(FloatKind::Double), *a)?
+                    }
                     None if v.ty.pointee().is_some() => v,
                     None => {
                         return self.unsupported(*a, "argument of this type to a variadic function")
@@ -969,6 +1066,7 @@ fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
     let cp = || Type::ptr_to(Type::Int(Char));
     let int = || Type::INT;
     let vp = || Type::ptr_to(Type::Void);
+    let double = || Type::Float(FloatKind::Double);
     let comparator = || Type::ptr_to(Type::Func(Box::new(FuncType { ret: int(), params: vec![vp(), vp()], variadic: false })));
     let sig = match name {
         "printf" => (B::Printf, vec![cp()], true, int()),
@@ -1012,9 +1110,15 @@ fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
         "fread" => (B::Fread, vec![vp(), Type::Int(ULong), Type::Int(ULong), vp()], false, Type::Int(ULong)),
         "feof" => (B::Feof, vec![vp()], false, int()),
         "ferror" => (B::Ferror, vec![vp()], false, int()),
+        "strtod" => (B::Strtod, vec![cp(), Type::ptr_to(cp())], false, double()),
+        "strtof" => (B::Strtof, vec![cp(), Type::ptr_to(cp())], false, Type::Float(FloatKind::Float)),
+        "atof" => (B::Atof, vec![cp()], false, double()),
         "qsort" => (B::Qsort, vec![vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, Type::Void),
         "bsearch" => (B::Bsearch, vec![vp(), vp(), Type::Int(ULong), Type::Int(ULong), comparator()], false, vp()),
-        _ => return None,
+        _ => {
+            let f = crate::float::MathFn::by_name(name)?;
+            (B::Math(f), vec![double(); f.arity()], false, double())
+        }
     };
     Some(sig)
 }

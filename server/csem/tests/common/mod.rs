@@ -32,6 +32,8 @@ pub fn gcc_build(
         .arg("-w")
         .args(cflags)
         .args(sources)
+        // The math library, for programs that use `<math.h>`.
+        .arg("-lm")
         .arg("-o")
         .arg(out)
         .current_dir(root)

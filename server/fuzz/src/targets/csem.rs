@@ -137,9 +137,7 @@ pub fn run(data: &[u8]) -> String {
         stdin: b"12 -7 abc\n2147483648 x\n".to_vec(),
         nondet: vec![0, 1, -1, i64::from(i32::MAX), i64::from(i32::MIN), 7],
         files: [
-            ("data.txt".to_string(), Some(b"3 4
-five
-".to_vec())),
+            ("data.txt".to_string(), Some(b"3 4\nfive\n".to_vec())),
             ("missing.txt".to_string(), None),
         ]
         .into(),
