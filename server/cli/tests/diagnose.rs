@@ -213,14 +213,27 @@ fn no_failing_test_means_nothing_to_diagnose() {
     assert!(!dir.path().join(".faultlens/diagnosis.json").exists());
 }
 
+/// polygon-config with a function the model does not run: an x87 `long
+/// double` (gcc builds it; nothing calls it).
+fn outside_the_model() -> tempfile::TempDir {
+    let dir = fixture("polygon-config");
+    let source = dir.path().join("src/geometry.c");
+    let mut text = std::fs::read_to_string(&source).unwrap();
+    text.push_str("long double extended_one(void) { return 1.0L; }\n");
+    std::fs::write(&source, text).unwrap();
+    dir
+}
+
 #[test]
 fn a_program_outside_the_model_is_named_with_its_construct_and_place() {
-    let dir = fixture("polygon-config");
+    let dir = outside_the_model();
     let out = diagnose(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        err.contains("cannot diagnose") && err.contains("snprintf") && err.contains("main.c:33"),
+        err.contains("cannot diagnose")
+            && err.contains("long double")
+            && err.contains("geometry.c:55"),
         "{err}"
     );
     assert!(!dir.path().join(".faultlens/diagnosis.json").exists());
@@ -234,7 +247,7 @@ fn a_program_outside_the_model_is_named_with_its_construct_and_place() {
     let message = doc["error"]["message"].as_str().unwrap();
     assert!(
         message.contains("could not diagnose these results")
-            && message.contains("snprintf")
+            && message.contains("long double")
             && message.contains("--measure blockrank"),
         "{message}"
     );

@@ -618,8 +618,11 @@ fn report_and_check(fig: &Figures, problems: &[String]) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     // multi-file-helper's 3 failing tests: its fix turns an `if` into a
     // `while`, so there is no witness, and the search stops at its bound.
+    // polygon-config's collinear (modelled since floating point is): its
+    // tests compare output with trailing blanks trimmed, and the witness
+    // check compares exactly, so the fixed program's run is no witness.
     assert!(
-        fig.unproven <= 3,
+        fig.unproven <= 4,
         "{} tests' relaxed SAT not shown",
         fig.unproven
     );

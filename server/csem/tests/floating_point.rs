@@ -146,3 +146,21 @@ fn an_integer_fault_feeding_floating_point_explains_its_test_along_the_right_pat
     let r = faultlens_csem::run(&prog, &test, &replay);
     assert_eq!(String::from_utf8_lossy(&r.stdout), "mean 5.00\n");
 }
+
+#[test]
+fn sprintf_and_snprintf_format_into_buffers_as_glibc_does() {
+    let src = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    char buf[64], small[8];
+    int n = sprintf(buf, "%s=%5.2f|%-4d|%x|%c|%.3s", argc > 1 ? argv[1] : "x", 3.14159, 42, 255, 'z', "abcdef");
+    printf("%d [%s]\n", n, buf);
+    int m = snprintf(small, sizeof small, "%d-%d-%d", 123, 456, 789);
+    printf("%d [%s] %lu\n", m, small, (unsigned long)strlen(small));
+    int z = snprintf(NULL, 0, "%g", 1e-5);
+    int one = snprintf(small, 1, "abc");
+    printf("%d %d [%s]\n", z, one, small);
+    return 0;
+}"#;
+    assert_agrees(src, &[(&[], ""), (&["long-name"], "")]);
+}

@@ -127,3 +127,50 @@ fn generator_is_deterministic() {
     assert_ne!(gen::Gen::new(7).program(), gen::Gen::new(8).program());
     let _ = run_native;
 }
+
+#[path = "gen_float/mod.rs"]
+mod gen_float;
+
+/// Generated floating-point programs (`gen_float`): the interpreter prints
+/// what the gcc-built program prints, on several inputs.
+/// `CSEM_GEN_FLOAT_PROGRAMS=N` sets the number of programs (default 40).
+#[test]
+fn interpreter_agrees_with_gcc_on_generated_floating_point_programs() {
+    let n: u64 = std::env::var("CSEM_GEN_FLOAT_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let inputs: [&[&str]; 4] = [
+        &[],
+        &["2.5", "-1e-3", "9"],
+        &["1e300", "-7", "-100000"],
+        &["nan", "inf", "0"],
+    ];
+    let mut failures = Vec::new();
+    for seed in 0..n {
+        let src = gen_float::FloatGen::new(seed).program();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("g.c"), &src).unwrap();
+        let sources = vec![PathBuf::from("g.c")];
+        let bin = dir.path().join("g");
+        gcc_build(dir.path(), &sources, &[], &bin)
+            .unwrap_or_else(|e| panic!("seed {seed}: gcc rejects:\n{e}\n{src}"));
+        let prog = load(&SourceSpec::new(dir.path(), sources.clone())).unwrap_or_else(|e| {
+            panic!("seed {seed}: the model rejects a generated program: {e}\n{src}")
+        });
+        for args in inputs {
+            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            match compare_one(&prog, &bin, dir.path(), &args, b"") {
+                Verdict::Agree => {}
+                v => failures.push(format!("seed {seed} args {args:?}: {v:?}\n{src}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs differ; the first:\n{}",
+        failures.len(),
+        n * 4,
+        failures[0]
+    );
+}

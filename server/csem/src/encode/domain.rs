@@ -157,6 +157,11 @@ impl<'a> Domain<'a> for Enc<'a> {
             None => Err(self.error(what.into(), range)),
         }
     }
+    fn undefined(&mut self, _what: String, _range: SrcRange) -> Result<(), Stop> {
+        let here = self.cnf.tru();
+        self.note_ub(here);
+        Ok(())
+    }
     fn outcome(&mut self, c: Lit, what: &str, range: SrcRange) -> Result<bool, Stop> {
         let Some(run) = self.cnf.shadow(c) else {
             return Err(self.error(what.into(), range));

@@ -17,6 +17,25 @@ fn float_val<'a, D: Domain<'a>>(d: &mut D, k: FloatKind, bits: u64) -> D::Val {
     D::from_int(d.constant(k.carrier(), bits))
 }
 
+/// The floating `bits` of type `from` converted to the integer type `to`
+/// (undefined outside `to`'s range: 0 where the encoder goes on).
+fn float_to_int<'a, D: Domain<'a>>(
+    d: &mut D,
+    from: FloatKind,
+    to: IntKind,
+    bits: u64,
+    range: SrcRange,
+) -> Result<D::Val, D::Stop> {
+    let i = match float::to_int(from, to, bits) {
+        Ok(i) => i,
+        Err(m) => {
+            d.undefined(m, range)?;
+            0
+        }
+    };
+    Ok(D::from_int(d.constant(to, i)))
+}
+
 /// The integer type whose bits hold a scalar value of type `t`.
 fn bits_kind(t: &Type) -> IntKind {
     match t {
@@ -115,10 +134,7 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
                 }
                 (Conversion::FloatToInt(from, to), Some(b), _) => {
                     let bits = float_bits(d, &b, range)?;
-                    match float::to_int(from, to, bits) {
-                        Ok(i) => D::from_int(d.constant(to, i)),
-                        Err(m) => return Err(d.error(m, range)),
-                    }
+                    float_to_int(d, from, to, bits, range)?
                 }
                 (Conversion::FloatToFloat(from, to), Some(b), _) => {
                     let bits = float_bits(d, &b, range)?;
@@ -356,10 +372,7 @@ fn store_op<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::Stop> {
             let r = float::binary(*op, *fk, a, b);
             match lty {
                 Type::Float(lk) => float_val(d, *lk, float::convert(*fk, *lk, r)),
-                _ => match float::to_int(*fk, bits_kind(lty), r) {
-                    Ok(i) => D::from_int(d.constant(bits_kind(lty), i)),
-                    Err(m) => return Err(d.error(m, range)),
-                },
+                _ => float_to_int(d, *fk, bits_kind(lty), r, range)?,
             }
         }
         (ExprKind::IncDec { inc, .. }, Type::Float(k), Some(a), ..) => {

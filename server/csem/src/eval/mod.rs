@@ -123,6 +123,11 @@ pub(crate) trait Domain<'a>: Host<'a> {
         what: &str,
         range: SrcRange,
     ) -> Result<Decision<Self::Bool>, Self::Stop>;
+    /// Undefined behaviour the evaluator found on concrete values (a
+    /// floating value converted to an integer it does not fit): a runtime
+    /// error, or for the encoder a literal ruled out where the current
+    /// guard holds (an arm of `?:` the run did not take may compute it).
+    fn undefined(&mut self, what: String, range: SrcRange) -> Result<(), Self::Stop>;
     /// The outcome of `c`, a decision inside a library function that calls
     /// the program (a comparison of `qsort`): the run's. The encoder makes
     /// each such decision a point of the path of its own, so that a model

@@ -154,6 +154,9 @@ impl<'a> Domain<'a> for Machine<'a> {
     ) -> R<Decision<bool>> {
         Ok(Decision::Known(c))
     }
+    fn undefined(&mut self, what: String, range: SrcRange) -> R<()> {
+        Err(Stop::Error(what, range))
+    }
     fn outcome(&mut self, c: bool, _what: &str, _range: SrcRange) -> R<bool> {
         Ok(c)
     }

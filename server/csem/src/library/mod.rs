@@ -174,10 +174,33 @@ pub(crate) fn call<'a, H: Host<'a>>(
     };
     let int = |h: &mut H, v: i128| H::from_int(h.constant(IntKind::Int, v as u64));
     Ok(match b {
-        B::Printf => stdio::printf(h, 1, &a, 0)?,
+        B::Printf => stdio::printf(h, &mut stdio::Out::Stream(1), &a, 0)?,
         B::Fprintf => {
             let to = out_stream(h, &a, 0)?;
-            stdio::printf(h, to, &a, 1)?
+            stdio::printf(h, &mut stdio::Out::Stream(to), &a, 1)?
+        }
+        B::Sprintf | B::Snprintf => {
+            let at = if b == B::Sprintf { 1 } else { 2 };
+            let mut out = stdio::Out::Buffer(Vec::new());
+            let count = stdio::printf(h, &mut out, &a, at)?;
+            let stdio::Out::Buffer(mut bytes) = out else {
+                return Err(h.error("internal: sprintf's buffer".into(), range));
+            };
+            let room = if b == B::Snprintf {
+                let n = a.int(h, 1)?;
+                h.known(&n, "snprintf's size", range)?
+            } else {
+                u64::MAX
+            };
+            // snprintf writes at most `room - 1` bytes and the NUL (none
+            // when `room` is 0), and returns the length it would have written.
+            if room > 0 {
+                bytes.truncate(usize::try_from(room - 1).unwrap_or(usize::MAX));
+                bytes.push(0);
+                let buf = a.ptr(h, 0)?;
+                h.write_bytes(&buf, &bytes, range)?;
+            }
+            count
         }
         B::Puts | B::Fputs => {
             let to = if b == B::Puts {

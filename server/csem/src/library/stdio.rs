@@ -6,10 +6,27 @@ use super::{strtol, Args, Host};
 use crate::format::{self, Piece};
 use crate::types::{FloatKind, IntKind, Type};
 
-/// `printf`/`fprintf` to stream `to`; the format is argument `at`.
+/// Where a `printf` writes: a stream (through the host, which may keep
+/// printed integers symbolic), or the bytes of a `sprintf` buffer (every
+/// value as the run printed it).
+pub(crate) enum Out {
+    Stream(u8),
+    Buffer(Vec<u8>),
+}
+
+impl Out {
+    fn text<'a, H: Host<'a>>(&mut self, h: &mut H, text: &[u8]) {
+        match self {
+            Out::Stream(to) => h.print(*to, text),
+            Out::Buffer(bytes) => bytes.extend_from_slice(text),
+        }
+    }
+}
+
+/// `printf`/`fprintf`/`sprintf` to `to`; the format is argument `at`.
 pub(super) fn printf<'a, H: Host<'a>>(
     h: &mut H,
-    to: u8,
+    to: &mut Out,
     a: &Args<'_, H::Val>,
     at: usize,
 ) -> Result<H::Val, H::Stop> {
@@ -21,7 +38,7 @@ pub(super) fn printf<'a, H: Host<'a>>(
     for piece in pieces {
         let mut s = match piece {
             Piece::Text(t) => {
-                h.print(to, &t);
+                to.text(h, &t);
                 continue;
             }
             Piece::Conv(s) => s,
@@ -40,7 +57,7 @@ pub(super) fn printf<'a, H: Host<'a>>(
             s.prec_arg = false;
         }
         if s.conv == b'%' {
-            h.print(to, b"%");
+            to.text(h, b"%");
             continue;
         }
         let spec = s.text.clone();
@@ -72,7 +89,7 @@ pub(super) fn printf<'a, H: Host<'a>>(
                     ));
                 }
                 let v = a.int(h, i)?;
-                h.print_int(to, &s, &v, k, range)?;
+                print_int(h, to, &s, &v, k, range)?;
             }
             b'c' => {
                 let k = match e.ty {
@@ -84,7 +101,7 @@ pub(super) fn printf<'a, H: Host<'a>>(
                     }
                 };
                 let v = a.int(h, i)?;
-                h.print_int(to, &s, &v, k, range)?;
+                print_int(h, to, &s, &v, k, range)?;
             }
             b's' => {
                 if e.ty.pointee().is_none() {
@@ -94,7 +111,20 @@ pub(super) fn printf<'a, H: Host<'a>>(
                     ));
                 }
                 let p = a.ptr(h, i)?;
-                h.print_string(to, Some(&s), &p, range)?;
+                match to {
+                    Out::Stream(stream) => h.print_string(*stream, Some(&s), &p, range)?,
+                    Out::Buffer(bytes) => {
+                        let mut body = if h.is_null(&p) {
+                            b"(null)".to_vec()
+                        } else {
+                            h.c_string(&p, range)?
+                        };
+                        if let Some(prec) = s.prec {
+                            body.truncate(prec);
+                        }
+                        bytes.extend(format::pad(&s, body));
+                    }
+                }
             }
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
                 if !matches!(s.len.as_str(), "" | "l") {
@@ -111,18 +141,42 @@ pub(super) fn printf<'a, H: Host<'a>>(
                 let v = a.int(h, i)?;
                 let bits = h.known(&v, "a printed floating-point value", range)?;
                 let text = float_text(&s, f64::from_bits(bits));
-                h.print(to, &text);
+                to.text(h, &text);
             }
             _ => return Err(h.error(format!("unsupported: printf conversion `{spec}`"), range)),
         }
     }
     // Extra arguments are evaluated and ignored, as in C.
-    let count = match (before, h.output_len()) {
-        (Some(b), Some(e)) => e - b,
+    let count = match (to, before, h.output_len()) {
+        (Out::Buffer(bytes), ..) => bytes.len(),
+        (_, Some(b), Some(e)) => e - b,
         // The count printed is not modelled symbolically.
         _ => 0,
     };
     Ok(H::from_int(h.constant(IntKind::Int, count as u64)))
+}
+
+/// An integer conversion: through the host to a stream, as the run had
+/// it into a buffer.
+fn print_int<'a, H: Host<'a>>(
+    h: &mut H,
+    to: &mut Out,
+    s: &format::Spec,
+    v: &H::Int,
+    k: IntKind,
+    range: crate::ir::SrcRange,
+) -> Result<(), H::Stop> {
+    match to {
+        Out::Stream(stream) => {
+            h.print_int(*stream, s, v, k, range)?;
+        }
+        Out::Buffer(bytes) => {
+            let bits = h.known(v, "an integer printed into a string", range)?;
+            let printed = crate::intops::convert(k, crate::format::arg_kind(s).unwrap_or(k), bits);
+            bytes.extend(format::render(s, printed));
+        }
+    }
+    Ok(())
 }
 
 /// A floating conversion of `v` with its flags and width, as glibc pads it:

@@ -1110,6 +1110,8 @@ fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
         "fread" => (B::Fread, vec![vp(), Type::Int(ULong), Type::Int(ULong), vp()], false, Type::Int(ULong)),
         "feof" => (B::Feof, vec![vp()], false, int()),
         "ferror" => (B::Ferror, vec![vp()], false, int()),
+        "sprintf" => (B::Sprintf, vec![cp(), cp()], true, int()),
+        "snprintf" => (B::Snprintf, vec![cp(), Type::Int(ULong), cp()], true, int()),
         "strtod" => (B::Strtod, vec![cp(), Type::ptr_to(cp())], false, double()),
         "strtof" => (B::Strtof, vec![cp(), Type::ptr_to(cp())], false, Type::Float(FloatKind::Float)),
         "atof" => (B::Atof, vec![cp()], false, double()),
