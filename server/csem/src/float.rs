@@ -111,9 +111,20 @@ pub fn show(v: f64) -> String {
     String::from_utf8_lossy(&render(b'g', v, None, false)).into_owned()
 }
 
+/// The largest precision [`render`] takes (Rust's formatting takes no
+/// more; a larger one is refused by the caller).
+pub const MAX_PRECISION: usize = 65_535;
+
+/// C's white space (`isspace` in the C locale).
+pub fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// glibc's `%f %F %e %E %g %G` of `v` with precision `prec` (6 when
-/// absent) and the `#` flag `alt`: the digits and sign, before padding.
+/// absent, at most [`MAX_PRECISION`]) and the `#` flag `alt`: the digits
+/// and sign, before padding.
 pub fn render(conv: u8, v: f64, prec: Option<usize>, alt: bool) -> Vec<u8> {
+    let prec = prec.map(|p| p.min(MAX_PRECISION));
     let upper = conv.is_ascii_uppercase();
     let sign = if v.is_sign_negative() { "-" } else { "" };
     let body = if v.is_nan() {
@@ -193,7 +204,7 @@ fn general(m: f64, p: usize, alt: bool) -> String {
 /// optional `(chars)`), case-insensitively; hexadecimal ones (`0x1.8p3`).
 pub fn strtod(s: &[u8]) -> (f64, usize) {
     let mut i = 0;
-    while s.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+    while s.get(i).copied().is_some_and(is_space) {
         i += 1;
     }
     let neg = match s.get(i) {
@@ -223,9 +234,10 @@ pub fn strtod(s: &[u8]) -> (f64, usize) {
     if lower.starts_with(b"nan") {
         let mut n = i + 3;
         if s.get(n) == Some(&b'(') {
-            let close = s[n..]
+            let close = s[n + 1..]
                 .iter()
-                .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'('));
+                .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                .map(|c| c + 1);
             if let Some(c) = close.filter(|c| s.get(n + c) == Some(&b')')) {
                 n += c + 1;
             }
@@ -329,8 +341,19 @@ fn hex(s: &[u8]) -> Option<(f64, usize)> {
     // The mantissa has at most 60 significant bits, with a sticky bit for
     // what was dropped, so one rounding to double gives the exact result.
     let m = (mant << 1 | u64::from(sticky)) as f64;
-    let v = m * 2f64.powi((exp - 1).clamp(-1100, 1100) as i32);
-    Some((v, i))
+    // Scaled by powers of two in steps that keep the value normal until
+    // the last, so it is rounded once (to a subnormal, or to infinity).
+    let mut v = m;
+    let mut e = (exp - 1).clamp(-4000, 4000);
+    while e < -1000 {
+        v *= 2f64.powi(-1000);
+        e += 1000;
+    }
+    while e > 1000 {
+        v *= 2f64.powi(1000);
+        e -= 1000;
+    }
+    Some((v * 2f64.powi(e as i32), i))
 }
 
 #[cfg(test)]
@@ -354,6 +377,30 @@ mod tests {
         assert_eq!(
             String::from_utf8(render(b'g', 2.0, None, true)).unwrap(),
             "2.00000"
+        );
+    }
+
+    #[test]
+    fn scanf_reads_floating_numbers_as_glibc_does() {
+        assert_eq!(scan(b"1ex", 99), (2, true));
+        assert_eq!(scan(b"-x", 99), (1, false));
+        assert_eq!(scan(b".", 99), (1, false));
+        assert_eq!(scan(b"nax", 99), (2, false));
+        assert_eq!(scan(b"0xg", 99), (2, false));
+        assert_eq!(scan(b"nan(1)", 99), (3, true));
+        assert_eq!(scan(b"infinit", 99), (7, false));
+        assert_eq!(scan(b"INFINITY!", 99), (8, true));
+        assert_eq!(scan(b"-1.5e+3,", 99), (7, true));
+        assert_eq!(scan(b"123456", 3), (3, true));
+        assert_eq!(
+            strtod(b"0x1p-1074"),
+            (f64::from_bits(1), 9),
+            "the smallest subnormal"
+        );
+        assert_eq!(strtod(b"0x0p1025").0, 0.0);
+        assert_eq!(
+            render(b'f', 1.0, Some(usize::MAX), false).len(),
+            2 + MAX_PRECISION
         );
     }
 
@@ -512,6 +559,73 @@ impl MathFn {
             MathFn::Fmax => x.max(y),
         }
     }
+}
+
+/// What glibc's `scanf` takes of `s` for a floating conversion of at
+/// most `width` characters: the characters it reads (a number may stop in
+/// the middle: `1e` then `x` reads two) and whether they are a number,
+/// which `strtod` then converts. glibc reads greedily, one character at a
+/// time, and cannot give back more than the one that stopped it.
+pub fn scan(s: &[u8], width: usize) -> (usize, bool) {
+    let s = &s[..s.len().min(width)];
+    let at = |i: usize| s.get(i).map(u8::to_ascii_lowercase);
+    let mut i = usize::from(matches!(at(0), Some(b'+' | b'-')));
+    let word = |i: usize, w: &[u8]| {
+        let n = w
+            .iter()
+            .zip(i..)
+            .take_while(|(c, j)| at(*j) == Some(**c))
+            .count();
+        (i + n, n == w.len())
+    };
+    match at(i) {
+        Some(b'n') => return word(i, b"nan"),
+        Some(b'i') => {
+            let (j, inf) = word(i, b"inf");
+            if !inf || at(j) != Some(b'i') {
+                return (j, inf);
+            }
+            return word(j, b"inity");
+        }
+        _ => {}
+    }
+    let hex = at(i) == Some(b'0') && at(i + 1) == Some(b'x');
+    let digit = |c: u8| {
+        if hex {
+            c.is_ascii_hexdigit()
+        } else {
+            c.is_ascii_digit()
+        }
+    };
+    if hex {
+        i += 2;
+    }
+    let mut digits = 0;
+    let mut point = false;
+    while let Some(c) = at(i) {
+        if digit(c) {
+            digits += 1;
+        } else if c == b'.' && !point {
+            point = true;
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return (i, false);
+    }
+    let exp = if hex { b'p' } else { b'e' };
+    if at(i) == Some(exp) {
+        i += 1;
+        if matches!(at(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        while at(i).is_some_and(|c| c.is_ascii_digit()) {
+            i += 1;
+        }
+    }
+    (i, true)
 }
 
 /// The bits of the number `text` (as [`strtod`] read it) in type `k`,

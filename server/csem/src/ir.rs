@@ -326,8 +326,9 @@ impl Expr {
             } => vec![a, b],
             ExprKind::Cond(a, b, c) => vec![a, b, c],
             ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => args.iter().collect(),
-            // gcc evaluates the arguments, then the function pointer.
-            ExprKind::CallPtr(callee, args) => args.iter().chain([&**callee]).collect(),
+            // gcc loads a function pointer held in memory before the
+            // arguments (one in a local after them: see `eval`).
+            ExprKind::CallPtr(callee, args) => [&**callee].into_iter().chain(args).collect(),
             _ => Vec::new(),
         }
     }

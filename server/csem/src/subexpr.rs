@@ -104,6 +104,7 @@ fn collect<'p>(
             | ExprKind::CompoundAssign { .. }
             | ExprKind::IncDec { .. }
             | ExprKind::Call(..)
+            | ExprKind::CallPtr(..)
     ) {
         return;
     }

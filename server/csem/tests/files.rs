@@ -103,6 +103,49 @@ fn a_file_not_given_is_asked_for_by_name_and_writes_are_kept() {
 }
 
 #[test]
+fn character_and_number_reads_at_the_end_agree_with_gcc() {
+    // A partial `%5c` at the end is assigned, `%c` past it sets end-of-file,
+    // `fgets` with room for the NUL only stores it, and scanf reads a
+    // floating number as far as glibc's look-ahead goes.
+    let src = r#"#include <stdio.h>
+int main(void) {
+    FILE *f = fopen("ab.txt", "r");
+    char c[6] = "zzzzz", d = 'q', line[4] = "xyz";
+    int r = fscanf(f, "%5c", c);
+    printf("%d [%s] eof=%d\n", r, c, feof(f) != 0);
+    r = fscanf(f, "%c", &d);
+    printf("%d %c eof=%d\n", r, d, feof(f) != 0);
+    char *g = fgets(line, 1, f);
+    printf("%d [%s]\n", g == line, line);
+    fclose(f);
+    FILE *n = fopen("numbers.txt", "r");
+    double x = 0; char rest[8] = "";
+    for (int i = 0; i < 4; i++) {
+        r = fscanf(n, "%lf", &x);
+        int got = fscanf(n, "%7s", rest);
+        printf("%d %g %d [%s]\n", r, x, got, rest);
+    }
+    fclose(n);
+    return 0;
+}"#;
+    let (dir, prog, bin) = program(src);
+    let data = [("ab.txt", "ab"), ("numbers.txt", "1ex -y 2.5e+ .x")];
+    let mut files = faultlens_csem::Files::new();
+    for (name, text) in data {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        files.insert(name.to_string(), Some(text.as_bytes().to_vec()));
+    }
+    let test = TestInput {
+        files,
+        ..TestInput::default()
+    };
+    match compare_test(&prog, &bin, dir.path(), &test) {
+        Verdict::Agree => {}
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
 fn misuse_of_streams_is_named() {
     let src = r#"#include <stdio.h>
 int main(int argc, char **argv) {

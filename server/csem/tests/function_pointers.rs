@@ -218,3 +218,36 @@ fn a_fault_in_a_comparator_alone_explains_the_failing_test_and_replays() {
     assert_eq!(String::from_utf8_lossy(&ran.stdout), "40 10\n");
     common::assert_line_alone_explains(&prog, &test, "10 40\n", 5);
 }
+
+#[test]
+fn the_pointer_is_read_when_gcc_reads_it() {
+    // A pointer in memory (a global, a member) is loaded before the
+    // arguments are evaluated; one in a local after them.
+    let src = r#"#include <stdio.h>
+static int a(int x) { return x + 100; }
+static int b(int x) { return x + 200; }
+static int (*g_fp)(int) = a;
+struct s { int (*hook)(int); } S = { a };
+static int change(void) { g_fp = b; S.hook = b; return 1; }
+int main(void) {
+    printf("%d\n", g_fp(change()));
+    g_fp = a; S.hook = a;
+    printf("%d\n", S.hook(change()));
+    int (*local)(int) = a;
+    printf("%d\n", local((local = b, 2)));
+    double (*math)(double) = 0;
+    return math == 0;
+}"#;
+    assert_agrees(src, &[(&[], "")]);
+}
+
+#[test]
+fn a_library_function_through_a_pointer_of_another_type_is_named() {
+    let src = "#include <stdlib.h>\nint main(void) {\n  long (*f)(long) = (long (*)(long))abs;\n  return (int)f(-3);\n}\n";
+    let (message, line) = runtime_error(src);
+    assert_eq!(line, 4);
+    assert!(
+        message.contains("`abs`") && message.contains("another function type"),
+        "{message}"
+    );
+}

@@ -106,6 +106,16 @@ fn is_io(b: Builtin) -> bool {
             | Exit
             | AssertFail
             | Abort
+            | Fopen
+            | Fclose
+            | Fgetc
+            | Fscanf
+            | Fread
+            | Feof
+            | Ferror
+            | Strtod
+            | Strtof
+            | Atof
     )
 }
 

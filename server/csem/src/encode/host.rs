@@ -90,10 +90,20 @@ impl<'a> Host<'a> for Enc<'a> {
         self.cnf.bv_const(k.wrap(bits), k.bits() as usize)
     }
     fn known(&mut self, v: &Bv, what: &str, range: SrcRange) -> Result<u64, Stop> {
-        match self.pinned(v) {
-            Some(n) => Ok(n),
-            None => Err(self.error(format!("{what} with a free value"), range)),
+        if let Some(n) = self.pinned(v) {
+            return Ok(n);
         }
+        // A value the run never computed: in an arm of `?:` (or a right
+        // operand of `&&`/`||`) the run did not take. It is fixed to 0
+        // there, a path condition that holds wherever the arm does not run.
+        if self.cnf.shadow(self.guard) == Some(false) {
+            let zero = self.cnf.bv_const(0, v.width());
+            let eq = self.cnf.bv_eq(v, &zero);
+            let held = self.cnf.or(!self.guard, eq);
+            self.mem.pins.push(held);
+            return Ok(0);
+        }
+        Err(self.error(format!("{what} with a free value"), range))
     }
     fn abs(&mut self, k: IntKind, a: &Bv, _range: SrcRange) -> Result<Bv, Stop> {
         let (n, ub) = self.cnf.c_unary(crate::ir::UnOp::Neg, k, a);
@@ -144,6 +154,13 @@ impl<'a> Host<'a> for Enc<'a> {
     fn c_string(&mut self, p: &SPtr, range: SrcRange) -> Result<Vec<u8>, Stop> {
         let r = self.mem.const_string(&mut self.cnf, p);
         self.lift(r, range)
+    }
+    fn c_string_upto(&mut self, p: &SPtr, max: usize, range: SrcRange) -> Result<Vec<u8>, Stop> {
+        // The encoder follows runs the interpreter completed; it reads the
+        // string the run's bytes spell.
+        let mut s = self.c_string(p, range)?;
+        s.truncate(max);
+        Ok(s)
     }
     fn write_bytes(&mut self, at: &SPtr, bytes: &[u8], range: SrcRange) -> Result<(), Stop> {
         let Some(obj) = at.obj else {

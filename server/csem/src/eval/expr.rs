@@ -282,26 +282,36 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
             None => return Err(d.error("internal: a function address not recorded".into(), range)),
         },
         ExprKind::CallPtr(callee, args) => {
+            // gcc loads a pointer held in memory (a global, a member, an
+            // element) before the arguments, and reads a local after them.
+            let local =
+                matches!(&callee.kind, ExprKind::Load(lv) if matches!(lv.kind, ExprKind::Local(_)));
+            let early = if local { None } else { Some(d.eval(callee)?) };
             let vals = arguments(d, args)?;
-            let target = d.eval(callee)?;
+            let target = match early {
+                Some(t) => t,
+                None => d.eval(callee)?,
+            };
             let Some(p) = D::as_ptr(&target) else {
                 return Err(d.error("internal: a call through a non-pointer".into(), range));
             };
             let i = d.pointed_function(&p, range)?;
-            match prog.address_taken[i] {
-                Callee::Func(f) => {
-                    if !callable_as(prog, f, &callee.ty) {
-                        let name = &prog.funcs[f].name;
-                        return Err(d.error(
-                            format!(
-                                "call of `{name}` through a pointer to another function type \
-                                 (undefined behaviour)"
-                            ),
-                            range,
-                        ));
-                    }
-                    d.call_function(f, vals, range)?
-                }
+            let target = prog.address_taken[i];
+            if !callable_as(prog, target, &callee.ty) {
+                let name = match target {
+                    Callee::Func(f) => prog.funcs[f].name.as_str(),
+                    Callee::Builtin(b) => b.c_name(),
+                };
+                return Err(d.error(
+                    format!(
+                        "call of `{name}` through a pointer to another function type \
+                         (undefined behaviour)"
+                    ),
+                    range,
+                ));
+            }
+            match target {
+                Callee::Func(f) => d.call_function(f, vals, range)?,
                 Callee::Builtin(b @ (Builtin::Qsort | Builtin::Bsearch)) => {
                     return Err(d.error(
                         format!("unsupported: a call of `{}` through a pointer", b.c_name()),
@@ -314,25 +324,35 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
     })
 }
 
-/// Whether function `f` can be called through a pointer of type `ptr_ty`:
-/// as many parameters, each of the same integer type or both pointers (C
-/// makes any other mismatch undefined), and a value where one is used.
-fn callable_as(prog: &Program, f: FuncId, ptr_ty: &Type) -> bool {
+/// Whether function `c` can be called through a pointer of type `ptr_ty`:
+/// as many parameters, each of the same arithmetic type or both pointers
+/// (C makes any other mismatch undefined), and a value where one is used.
+fn callable_as(prog: &Program, c: Callee, ptr_ty: &Type) -> bool {
     let Some(Type::Func(ft)) = ptr_ty.pointee() else {
         return false;
     };
-    let func = &prog.funcs[f];
+    let (params, ret) = match c {
+        Callee::Func(f) => {
+            let func = &prog.funcs[f];
+            let params: Vec<Type> = func
+                .params
+                .iter()
+                .map(|&l| func.locals[l].ty.clone())
+                .collect();
+            (params, func.ret.clone())
+        }
+        Callee::Builtin(b) => match crate::lower::library_signature(b.c_name()) {
+            Some((_, params, false, ret)) => (params, ret),
+            _ => return false,
+        },
+    };
     let alike = |a: &Type, b: &Type| match (a, b) {
         (Type::Ptr(_), Type::Ptr(_)) => true,
         _ => a == b,
     };
-    func.params.len() == ft.params.len()
-        && func
-            .params
-            .iter()
-            .zip(&ft.params)
-            .all(|(&l, t)| alike(&func.locals[l].ty, t))
-        && (ft.ret == Type::Void || alike(&func.ret, &ft.ret))
+    params.len() == ft.params.len()
+        && params.iter().zip(&ft.params).all(|(a, b)| alike(a, b))
+        && (ft.ret == Type::Void || alike(&ret, &ft.ret))
 }
 
 /// `lv op= rhs`, `++`, `--`: the right side, then the address, the old

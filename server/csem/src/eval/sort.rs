@@ -50,8 +50,11 @@ pub(crate) fn bsearch<'a, D: Domain<'a>>(
     let s = Sort { cmp, size, range };
     let (mut lo, mut hi) = (0u64, n);
     while lo < hi {
-        let mid = (lo + hi) / 2;
-        let p = d.offset(&base, mid * size);
+        let mid = lo + (hi - lo) / 2;
+        let Some(at) = mid.checked_mul(size) else {
+            return Err(d.error("bsearch past the end of memory".into(), range));
+        };
+        let p = d.offset(&base, at);
         let r = s.compare(d, &key, &p)?;
         if s.holds(d, BinOp::Lt, &r)? {
             hi = mid;

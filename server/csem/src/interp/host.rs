@@ -120,6 +120,10 @@ impl<'a> Host<'a> for Machine<'a> {
         let r = self.mem.c_string(*p);
         self.merr(r, range)
     }
+    fn c_string_upto(&mut self, p: &Ptr, max: usize, range: SrcRange) -> R<Vec<u8>> {
+        let r = self.mem.c_string_upto(*p, max);
+        self.merr(r, range)
+    }
     fn write_bytes(&mut self, at: &Ptr, bytes: &[u8], range: SrcRange) -> R<()> {
         let r = self.mem.check(*at, bytes.len() as u64, true);
         self.merr(r, range)?;

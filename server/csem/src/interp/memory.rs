@@ -201,9 +201,15 @@ impl Memory {
 
     /// The NUL-terminated string at `p` (without the NUL).
     pub fn c_string(&self, p: Ptr) -> Result<Vec<u8>, MemError> {
+        self.c_string_upto(p, usize::MAX)
+    }
+
+    /// The string at `p`, or its first `max` bytes (nothing past them is
+    /// read, as `%.3s` reads an array without a NUL).
+    pub fn c_string_upto(&self, p: Ptr, max: usize) -> Result<Vec<u8>, MemError> {
         let mut out = Vec::new();
         let mut q = p;
-        loop {
+        while out.len() < max {
             let b = self
                 .read_uint(q, 1)
                 .map_err(|e| format!("reading a string: {e}"))? as u8;
@@ -213,6 +219,7 @@ impl Memory {
             out.push(b);
             q.off += 1;
         }
+        Ok(out)
     }
 }
 

@@ -61,6 +61,13 @@ pub(crate) trait Host<'a> {
 
     /// The NUL-terminated string at `p`, without the NUL, as the run read it.
     fn c_string(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<Vec<u8>, Self::Stop>;
+    /// At most `max` bytes of the string at `p` (`%.Ns`).
+    fn c_string_upto(
+        &mut self,
+        p: &Self::Ptr,
+        max: usize,
+        range: SrcRange,
+    ) -> Result<Vec<u8>, Self::Stop>;
     fn write_bytes(
         &mut self,
         p: &Self::Ptr,
@@ -177,7 +184,18 @@ pub(crate) fn call<'a, H: Host<'a>>(
         B::Printf => stdio::printf(h, &mut stdio::Out::Stream(1), &a, 0)?,
         B::Fprintf => {
             let to = out_stream(h, &a, 0)?;
-            stdio::printf(h, &mut stdio::Out::Stream(to), &a, 1)?
+            if to < 3 {
+                stdio::printf(h, &mut stdio::Out::Stream(to), &a, 1)?
+            } else {
+                // A file's bytes are kept, not compared: formatted as the
+                // run had them, and counted.
+                let mut out = stdio::Out::Buffer(Vec::new());
+                let count = stdio::printf(h, &mut out, &a, 1)?;
+                if let stdio::Out::Buffer(bytes) = out {
+                    h.print(to, &bytes);
+                }
+                count
+            }
         }
         B::Sprintf | B::Snprintf => {
             let at = if b == B::Sprintf { 1 } else { 2 };

@@ -114,14 +114,16 @@ pub(super) fn printf<'a, H: Host<'a>>(
                 match to {
                     Out::Stream(stream) => h.print_string(*stream, Some(&s), &p, range)?,
                     Out::Buffer(bytes) => {
-                        let mut body = if h.is_null(&p) {
-                            b"(null)".to_vec()
+                        let body = if h.is_null(&p) {
+                            // glibc prints "(null)" when it fits the precision.
+                            if s.prec.is_none_or(|p| p >= 6) {
+                                b"(null)".to_vec()
+                            } else {
+                                Vec::new()
+                            }
                         } else {
-                            h.c_string(&p, range)?
+                            h.c_string_upto(&p, s.prec.unwrap_or(usize::MAX), range)?
                         };
-                        if let Some(prec) = s.prec {
-                            body.truncate(prec);
-                        }
                         bytes.extend(format::pad(&s, body));
                     }
                 }
@@ -129,6 +131,15 @@ pub(super) fn printf<'a, H: Host<'a>>(
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
                 if !matches!(s.len.as_str(), "" | "l") {
                     return Err(h.error(format!("unsupported: printf conversion `{spec}`"), range));
+                }
+                if s.prec.is_some_and(|p| p > crate::float::MAX_PRECISION) {
+                    return Err(h.error(
+                        format!(
+                            "unsupported: printf precision above {} in `{spec}`",
+                            crate::float::MAX_PRECISION
+                        ),
+                        range,
+                    ));
                 }
                 if e.ty != Type::Float(FloatKind::Double) {
                     return Err(h.error(
@@ -225,6 +236,11 @@ pub(super) fn fgets<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>) -> Result<
     let from = super::in_stream(h, a, 2)?;
     if n <= 0 {
         return Err(h.error(format!("fgets with size {n}"), range));
+    }
+    if n == 1 {
+        // Room for the NUL only: glibc stores it and reads nothing.
+        h.write_bytes(&buf, &[0], range)?;
+        return Ok(H::from_ptr(buf));
     }
     if h.streams().input(from).at_end() {
         return Ok(H::from_ptr(h.null()));
@@ -351,20 +367,19 @@ pub(super) fn scanf<'a, H: Host<'a>>(
                 }
             }
             b'c' => {
+                // glibc takes what there is up to the width (a partial
+                // `%5c` at the end is assigned); reading past the end sets
+                // end-of-file.
                 let n = width.unwrap_or(1);
-                let rest = h.streams().input(from).rest();
-                if rest.len() < n {
-                    if rest.is_empty() {
-                        return eof(h, assigned);
-                    }
-                    break;
+                let rest = h.streams().input(from).take(n);
+                if rest.is_empty() {
+                    return eof(h, assigned);
                 }
                 if !suppress {
                     let p = target(h, a, &mut next, &spec)?;
-                    h.write_bytes(&p, &rest[..n], range)?;
+                    h.write_bytes(&p, rest, range)?;
                     assigned += 1;
                 }
-                h.streams().input(from).advance(n);
             }
             b's' => {
                 h.streams().input(from).skip_ws();
@@ -374,7 +389,7 @@ pub(super) fn scanf<'a, H: Host<'a>>(
                 let mut word = Vec::new();
                 while word.len() < limit {
                     match h.streams().input(from).peek() {
-                        Some(c) if !c.is_ascii_whitespace() => {
+                        Some(c) if !crate::float::is_space(c) => {
                             word.push(c);
                             h.streams().input(from).advance(1);
                         }
@@ -403,14 +418,14 @@ pub(super) fn scanf<'a, H: Host<'a>>(
                     return eof(h, assigned);
                 }
                 let rest = h.streams().input(from).rest();
-                let rest = &rest[..rest.len().min(limit)];
-                let (_, used) = crate::float::strtod(rest);
-                if used == 0 {
-                    break;
-                }
+                let (used, number) = crate::float::scan(rest, limit);
                 h.streams().input(from).advance(used);
                 if used < limit {
+                    // The character that stopped it was read (and given back).
                     h.streams().input(from).peek();
+                }
+                if !number {
+                    break;
                 }
                 if !suppress {
                     let p = target(h, a, &mut next, &spec)?;

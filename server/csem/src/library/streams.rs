@@ -51,7 +51,7 @@ impl<'a> Input<'a> {
         Some(c)
     }
     pub(super) fn skip_ws(&mut self) {
-        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+        while self.peek().is_some_and(crate::float::is_space) {
             self.pos += 1;
         }
     }

@@ -1060,7 +1060,7 @@ impl Lowerer {
 /// A library function the model implements, by name: the builtin, its
 /// fixed parameter types, whether it is variadic, its return type.
 #[rustfmt::skip]
-fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
+pub(crate) fn library_signature(name: &str) -> Option<(Builtin, Vec<Type>, bool, Type)> {
     use Builtin as B;
     use IntKind::*;
     let cp = || Type::ptr_to(Type::Int(Char));

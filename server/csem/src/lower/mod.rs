@@ -11,6 +11,7 @@
 mod decl;
 mod expr;
 mod init;
+pub(crate) use expr::library_signature;
 mod stmt;
 
 use crate::error::CsemError;
