@@ -4,6 +4,8 @@
 //! server/cli/tests/nvim/diagnosis_probe.lua for the diagnosis) check what
 //! Neovim sees and write a JSON report.
 
+mod common;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,15 +43,8 @@ fn nvim_available() -> bool {
 }
 
 fn copy_fixture(name: &str, to: &Path) -> PathBuf {
-    let from = repo().join("fixtures").join(name);
     let root = to.join(name);
-    std::fs::create_dir_all(&root).unwrap();
-    for entry in std::fs::read_dir(&from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), root.join(entry.file_name())).unwrap();
-        }
-    }
+    common::copy_tree(&repo().join("fixtures").join(name), &root);
     root
 }
 
@@ -157,8 +152,12 @@ fn neovim_runs_a_localization_in_a_trusted_workspace() {
 }
 
 fn diagnosis_probe(file: &Path, run: bool) -> Value {
+    diagnosis_probe_at(file, 22, run)
+}
+
+fn diagnosis_probe_at(file: &Path, fault_line: u32, run: bool) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim/diagnosis_probe.lua");
-    run_probe(&script, file, 22, run)
+    run_probe(&script, file, fault_line, run)
 }
 
 #[test]
@@ -244,5 +243,31 @@ fn neovim_shows_the_angelic_values_of_the_servers_own_diagnosis() {
     assert!(
         verified.iter().all(|t| hint.contains(t.as_str())),
         "{hint} vs {verified:?}"
+    );
+}
+
+/// restock-file reads the data file its argument names: the server gives
+/// the model the files the runs open, and Neovim shows the diagnosis of
+/// restock.c:19 with values verified on those files.
+#[test]
+fn neovim_shows_the_diagnosis_of_a_program_reading_data_files() {
+    if !nvim_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = copy_fixture("restock-file", &dir.path().canonicalize().unwrap());
+    let report = diagnosis_probe_at(&root.join("restock.c"), 19, true);
+    let hover = report["hover"].as_str().unwrap();
+    assert!(
+        hover.contains("restock.c:19") && hover.contains("makes shop pass"),
+        "{report:#}"
+    );
+    assert!(
+        report["inlay_hints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["line"] == 18),
+        "{report:#}"
     );
 }

@@ -44,6 +44,9 @@ const FIXTURES: &[&str] = &[
     "hang-loop",
     "compact-suite",
     "multi-file-helper",
+    "two-faults",
+    "blockrank-crash",
+    "polygon-config",
 ];
 
 fn median(mut v: Vec<f64>) -> f64 {
