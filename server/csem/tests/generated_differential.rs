@@ -25,15 +25,8 @@ fn interpreter_agrees_with_gcc_on_generated_programs() {
     let mut failures = Vec::new();
     for seed in 0..n {
         let src = gen::Gen::new(seed).program();
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("g.c"), &src).unwrap();
+        let (dir, prog, bin) = build_and_load(seed, &src);
         let sources = vec![PathBuf::from("g.c")];
-        let bin = dir.path().join("g");
-        gcc_build(dir.path(), &sources, &[], &bin)
-            .unwrap_or_else(|e| panic!("seed {seed}: gcc rejects:\n{e}\n{src}"));
-        let prog = load(&SourceSpec::new(dir.path(), sources.clone())).unwrap_or_else(|e| {
-            panic!("seed {seed}: the model rejects a generated program: {e}\n{src}")
-        });
         let san = dir.path().join("g-san");
         let mut san_warnings: Option<String> = None;
         for args in inputs {
@@ -128,6 +121,22 @@ fn generator_is_deterministic() {
     let _ = run_native;
 }
 
+/// Generated program `src` as `g.c` in a fresh directory, built by gcc and
+/// loaded by the model (either refusing it is a failure of the generator
+/// or of the model).
+fn build_and_load(seed: u64, src: &str) -> (tempfile::TempDir, faultlens_csem::Program, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.c"), src).unwrap();
+    let sources = vec![PathBuf::from("g.c")];
+    let bin = dir.path().join("g");
+    gcc_build(dir.path(), &sources, &[], &bin)
+        .unwrap_or_else(|e| panic!("seed {seed}: gcc rejects:\n{e}\n{src}"));
+    let prog = load(&SourceSpec::new(dir.path(), sources)).unwrap_or_else(|e| {
+        panic!("seed {seed}: the model rejects a generated program: {e}\n{src}")
+    });
+    (dir, prog, bin)
+}
+
 #[path = "gen_float/mod.rs"]
 mod gen_float;
 
@@ -149,15 +158,7 @@ fn interpreter_agrees_with_gcc_on_generated_floating_point_programs() {
     let mut failures = Vec::new();
     for seed in 0..n {
         let src = gen_float::FloatGen::new(seed).program();
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("g.c"), &src).unwrap();
-        let sources = vec![PathBuf::from("g.c")];
-        let bin = dir.path().join("g");
-        gcc_build(dir.path(), &sources, &[], &bin)
-            .unwrap_or_else(|e| panic!("seed {seed}: gcc rejects:\n{e}\n{src}"));
-        let prog = load(&SourceSpec::new(dir.path(), sources.clone())).unwrap_or_else(|e| {
-            panic!("seed {seed}: the model rejects a generated program: {e}\n{src}")
-        });
+        let (dir, prog, bin) = build_and_load(seed, &src);
         for args in inputs {
             let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
             match compare_one(&prog, &bin, dir.path(), &args, b"") {

@@ -85,8 +85,53 @@ pub fn role_name(role: SlotRole) -> &'static str {
 pub fn text(slot: &Slot) -> String {
     match slot.role {
         SlotRole::Condition => (if slot.bits != 0 { "true" } else { "false" }).into(),
+        _ if slot.float.is_some() => {
+            let k = slot
+                .float
+                .unwrap_or(faultlens_csem::types::FloatKind::Double);
+            faultlens_csem::float::show(k.value(slot.bits))
+        }
         _ if slot.signed => slot.value().to_string(),
         _ if slot.width >= 32 && slot.bits > i32::MAX as u64 => format!("{}u", slot.bits),
         _ => slot.bits.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faultlens_csem::types::FloatKind;
+
+    fn slot(bits: u64, width: u32, signed: bool, float: Option<FloatKind>) -> Slot {
+        Slot {
+            stmt: 0,
+            instance: 0,
+            range: Default::default(),
+            role: SlotRole::Value,
+            bits,
+            width,
+            signed,
+            float,
+            arg: 0,
+        }
+    }
+
+    #[test]
+    fn values_read_as_c_writes_them() {
+        assert_eq!(text(&slot(u64::from(u32::MAX), 32, true, None)), "-1");
+        assert_eq!(text(&slot(3_000_000_000, 32, false, None)), "3000000000u");
+        assert_eq!(
+            text(&slot(2.5f64.to_bits(), 64, false, Some(FloatKind::Double))),
+            "2.5"
+        );
+        assert_eq!(
+            text(&slot(
+                u64::from(0.1f32.to_bits()),
+                32,
+                false,
+                Some(FloatKind::Float)
+            )),
+            "0.1"
+        );
     }
 }

@@ -264,6 +264,7 @@ fn slot(stmt: StmtId, o: &Observation) -> Slot {
         bits: o.produced,
         width: o.width,
         signed: o.signed,
+        float: None,
         arg: 0,
     }
 }

@@ -5,7 +5,7 @@
 
 use super::memory::{Cell, SPtr, SVal};
 use super::paths::SlotRole;
-use super::{Enc, EncodeError, Point, PointKind, SlotRec, Stop, MAX_ENCODED_DEPTH};
+use super::{Enc, EncodeError, Point, PointKind, Repr, SlotRec, Stop, MAX_ENCODED_DEPTH};
 use crate::bv::Bv;
 use crate::eval::{Decision, Domain, NewObject, Produced};
 use crate::interp::{counts_instance, nondet_bits, TraceValue};
@@ -168,14 +168,7 @@ impl<'a> Domain<'a> for Enc<'a> {
         };
         let lit = if run { c } else { !c };
         if lit != self.cnf.tru() {
-            self.points.push(Point {
-                stmt: self.cur_key.0,
-                instance: self.cur_key.1,
-                range: self.cur_range,
-                slots_before: self.slots.len(),
-                out_before: self.stmt_out_start,
-                kind: PointKind::Outcome { lit },
-            });
+            self.push_point(PointKind::Outcome { lit });
         }
         Ok(run)
     }
@@ -224,8 +217,7 @@ impl<'a> Domain<'a> for Enc<'a> {
         self.pending_store.take()
     }
     fn relax_store(&mut self, h: Lit, v: SVal, ty: &Type) -> SVal {
-        let signed = ty.as_int().is_some_and(|k| k.signed());
-        self.relax(h, v, SlotRole::Value, signed)
+        self.relax(h, v, SlotRole::Value, Repr::of(ty))
     }
 
     fn call_function(&mut self, f: FuncId, args: Vec<SVal>, range: SrcRange) -> Result<SVal, Stop> {
@@ -401,6 +393,7 @@ impl<'a> Domain<'a> for Enc<'a> {
             role: SlotRole::Condition,
             bits: Bv(vec![d]),
             signed: false,
+            float: None,
             health: h,
         });
         self.close_statement(h);
@@ -422,8 +415,7 @@ impl<'a> Domain<'a> for Enc<'a> {
         let Some(TraceValue::Int { bits, .. }) = ev.value else {
             return Err(self.error("internal: switch without a value".into(), ins.range));
         };
-        let signed = ty.as_int().is_some_and(|k| k.signed());
-        let SVal::Int(rv) = self.relax(h, v, SlotRole::SwitchValue, signed) else {
+        let SVal::Int(rv) = self.relax(h, v, SlotRole::SwitchValue, Repr::of(ty)) else {
             return Err(self.error("internal: switch on a non-integer".into(), ins.range));
         };
         let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
@@ -452,8 +444,7 @@ impl<'a> Domain<'a> for Enc<'a> {
         _slot: Option<Lit>,
     ) -> Result<SVal, Stop> {
         let h = self.h(ins.stmt);
-        let signed = self.prog.funcs[f].ret.as_int().is_some_and(|k| k.signed());
-        let v = self.relax(h, v, SlotRole::Return, signed);
+        let v = self.relax(h, v, SlotRole::Return, Repr::of(&self.prog.funcs[f].ret));
         self.event(ins)?;
         self.close_statement(h);
         Ok(v)

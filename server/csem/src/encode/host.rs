@@ -5,7 +5,7 @@
 
 use super::memory::{Cell, SPtr, SVal};
 use super::output::Item;
-use super::{paths::SlotRole, Enc, EncodeError, Stop, E};
+use super::{paths::SlotRole, Enc, EncodeError, Repr, Stop, E};
 use crate::bv::Bv;
 use crate::format::{arg_kind, pad, Spec};
 use crate::ir::SrcRange;
@@ -235,7 +235,9 @@ impl<'a> Host<'a> for Enc<'a> {
         };
         let b = self.cnf.c_convert(from, k, v);
         let h = self.cur_health.expect("in a statement");
-        let SVal::Int(val) = self.relax(h, SVal::Int(b), SlotRole::OutputArg, k.signed()) else {
+        let SVal::Int(val) =
+            self.relax(h, SVal::Int(b), SlotRole::OutputArg, Repr::int(k.signed()))
+        else {
             unreachable!("an integer stays an integer")
         };
         self.emit(

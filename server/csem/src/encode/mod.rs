@@ -169,6 +169,28 @@ pub(crate) enum PointKind {
     },
 }
 
+/// How the bits of a relaxed value read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Repr {
+    pub signed: bool,
+    pub float: Option<crate::types::FloatKind>,
+}
+
+impl Repr {
+    pub fn of(ty: &Type) -> Repr {
+        Repr {
+            signed: ty.as_int().is_some_and(|k| k.signed()),
+            float: ty.as_float(),
+        }
+    }
+    pub fn int(signed: bool) -> Repr {
+        Repr {
+            signed,
+            float: None,
+        }
+    }
+}
+
 /// A relaxed value: fresh, equal to the statement's value when it is healthy.
 #[derive(Clone, Debug)]
 pub(crate) struct SlotRec {
@@ -179,6 +201,8 @@ pub(crate) struct SlotRec {
     pub role: paths::SlotRole,
     pub bits: Bv,
     pub signed: bool,
+    /// The floating type whose encoding the bits are, for a floating value.
+    pub float: Option<crate::types::FloatKind>,
     /// The statement's health literal.
     pub health: Lit,
 }
@@ -435,6 +459,20 @@ impl<'a> Enc<'a> {
         Ok(ev.clone())
     }
 
+    /// A point of the path where the statement being encoded is now (the
+    /// relaxed values so far before it; what the statement printed itself
+    /// may change with the values).
+    pub(crate) fn push_point(&mut self, kind: PointKind) {
+        self.points.push(Point {
+            stmt: self.cur_key.0,
+            instance: self.cur_key.1,
+            range: self.cur_range,
+            slots_before: self.slots.len(),
+            out_before: self.stmt_out_start,
+            kind,
+        });
+    }
+
     /// `¬ub` for the statement just encoded, and its pins as a point.
     /// The statement's pins (where the encoding follows the run's value: an
     /// address, a string, a short-circuit) become one point of the path: the
@@ -447,15 +485,7 @@ impl<'a> Enc<'a> {
             .collect();
         if !pins.is_empty() {
             let lit = self.cnf.and_all(&pins);
-            self.points.push(Point {
-                stmt: self.cur_key.0,
-                instance: self.cur_key.1,
-                range: self.cur_range,
-                slots_before: self.slots.len(),
-                // What the statement printed itself may change with the values.
-                out_before: self.stmt_out_start,
-                kind: PointKind::Pin { lit },
-            });
+            self.push_point(PointKind::Pin { lit });
         }
         // No undefined behaviour, healthy or not: an unhealthy statement's value
         // is replaced, but replaying it (overrides) still computes the original
@@ -473,7 +503,7 @@ impl<'a> Enc<'a> {
     /// The relaxed value of a statement: fresh, equal to `v` when healthy.
     /// Its shadow is the run's value: `v`'s, or the override the run was made with.
     /// Recorded as a slot of the path, with the key the interpreter's overrides use.
-    fn relax(&mut self, h: Lit, v: SVal, role: paths::SlotRole, signed: bool) -> SVal {
+    fn relax(&mut self, h: Lit, v: SVal, role: paths::SlotRole, ty: Repr) -> SVal {
         let (stmt, instance) = self.cur_key;
         let (arg, ov) = if role == paths::SlotRole::OutputArg {
             let n = self.out_arg;
@@ -482,7 +512,7 @@ impl<'a> Enc<'a> {
         } else {
             (0, self.overrides.0.get(&(stmt, instance)).copied())
         };
-        self.relax_slot(h, v, role, signed, arg, ov)
+        self.relax_slot(h, v, role, ty, arg, ov)
     }
 
     /// Sub-expression `n` of the statement being encoded, relaxed under its
@@ -498,9 +528,8 @@ impl<'a> Enc<'a> {
             }
         };
         let shadow = self.expr_overrides.get(&(stmt, instance, n)).copied();
-        let signed = e.ty.as_int().is_some_and(|k| k.signed());
         let range = std::mem::replace(&mut self.cur_range, e.range);
-        let out = self.relax_slot(g, v, paths::SlotRole::Subexpr, signed, n, shadow);
+        let out = self.relax_slot(g, v, paths::SlotRole::Subexpr, Repr::of(&e.ty), n, shadow);
         self.cur_range = range;
         out
     }
@@ -512,13 +541,13 @@ impl<'a> Enc<'a> {
         h: Lit,
         v: SVal,
         role: paths::SlotRole,
-        signed: bool,
+        ty: Repr,
         arg: u32,
         ov: Option<u64>,
     ) -> SVal {
         let (stmt, instance) = self.cur_key;
         let (b, signed) = match &v {
-            SVal::Int(b) => (b.clone(), signed),
+            SVal::Int(b) => (b.clone(), ty.signed),
             SVal::Ptr(p) => (p.off.clone(), true),
             _ => return v,
         };
@@ -538,6 +567,7 @@ impl<'a> Enc<'a> {
             role,
             bits: out.clone(),
             signed,
+            float: ty.float,
             health: h,
         });
         match v {

@@ -121,6 +121,8 @@ pub struct Slot {
     pub bits: u64,
     pub width: u32,
     pub signed: bool,
+    /// For a floating value: the type whose encoding the bits are.
+    pub float: Option<crate::types::FloatKind>,
     /// For [`SlotRole::OutputArg`]: which integer the statement instance
     /// printed (0-based); for [`SlotRole::Subexpr`]: which candidate.
     pub arg: u32,
@@ -779,6 +781,7 @@ fn slot_values(slots: &[SlotRec], model: &dyn Fn(Lit) -> bool) -> Vec<Slot> {
             bits: bv_bits(&s.bits, model),
             width: s.bits.width() as u32,
             signed: s.signed,
+            float: s.float,
             arg: s.arg,
         })
         .collect()
