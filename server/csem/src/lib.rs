@@ -93,18 +93,6 @@ fn on_front_end_stack(
     })
 }
 
-/// Load the program and run one test in the interpreter: what
-/// `faultlens interpret PATH --test NAME` calls.
-pub fn interpret(
-    spec: &SourceSpec,
-    test: &TestInput,
-    opts: &RunOptions,
-) -> Result<(Program, RunResult), CsemError> {
-    let prog = load(spec)?;
-    let result = run(&prog, test, opts);
-    Ok((prog, result))
-}
-
 /// The trace as text, one statement instance per line: `file:line:col  value`.
 pub fn render_trace(prog: &Program, result: &RunResult) -> String {
     let mut out = String::new();

@@ -324,3 +324,10 @@ fn locals_past_the_stack_of_a_process_are_a_stack_overflow() {
         Outcome::Exited(3)
     );
 }
+
+#[test]
+fn a_missing_token_is_named_where_it_is_missing() {
+    let e = load_preprocessed(Path::new("f.c"), "int main(void) {\n  return 0\n}\n").unwrap_err();
+    assert!(matches!(e, CsemError::Syntax { .. }), "{e}");
+    assert!(e.to_string().contains("expected `;` here"), "{e}");
+}

@@ -494,29 +494,34 @@ fn open_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Re
 /// Which stream argument `i` is, one the program may write to: `stdout`,
 /// `stderr` or a file it opened for writing.
 fn out_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
-    let id = open_stream(h, a, i)?;
-    if h.streams().writable(id) {
-        return Ok(id);
-    }
-    let name = h.streams().name(id).to_string();
-    Err(h.error(
-        format!("output to `{name}`, which is open for reading"),
-        a.range,
-    ))
+    stream_for(h, a, i, true)
 }
 
 /// Which stream argument `i` is, one the program may read from: `stdin` or
 /// a file it opened for reading.
 fn in_stream<'a, H: Host<'a>>(h: &mut H, a: &Args<'_, H::Val>, i: usize) -> Result<u8, H::Stop> {
+    stream_for(h, a, i, false)
+}
+
+/// The open stream argument `i` is, if it goes the way a call uses it.
+fn stream_for<'a, H: Host<'a>>(
+    h: &mut H,
+    a: &Args<'_, H::Val>,
+    i: usize,
+    write: bool,
+) -> Result<u8, H::Stop> {
     let id = open_stream(h, a, i)?;
-    if h.streams().readable(id) {
+    let streams = h.streams();
+    if (write && streams.writable(id)) || (!write && streams.readable(id)) {
         return Ok(id);
     }
-    let name = h.streams().name(id).to_string();
-    Err(h.error(
-        format!("input from `{name}`, which is not open for reading"),
-        a.range,
-    ))
+    let name = streams.name(id).to_string();
+    let why = if write {
+        format!("output to `{name}`, which is open for reading")
+    } else {
+        format!("input from `{name}`, which is not open for reading")
+    };
+    Err(h.error(why, a.range))
 }
 
 /// `fopen(path, mode)`: "r"/"rb" reads the file the test gives, "w"/"wb"

@@ -146,7 +146,12 @@ impl Lowerer {
                 return Err(CsemError::Syntax {
                     file: self.file_of(bad),
                     line: self.range(bad).start.line,
-                    message: format!("cannot parse `{}`", self.snippet(bad)),
+                    message: if bad.is_missing() {
+                        // Zero width: tree-sitter names the token it expected.
+                        format!("expected `{}` here", bad.kind())
+                    } else {
+                        format!("cannot parse `{}`", self.snippet(bad))
+                    },
                 });
             }
             if system {
