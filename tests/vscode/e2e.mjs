@@ -367,8 +367,14 @@ async function uiPhase() {
     });
 
     await check("ui: hovering the faulty line shows the explanation", async () => {
+      // The server's own diagnosis follows the Localize above: its inlay
+      // hint and re-run lens re-render the editor (moving lines and closing
+      // an open hover), so let it land before hovering.
+      const diagnosis = path.join(workspace, ".faultlens", "diagnosis.json");
+      for (let i = 0; i < 600 && !fs.existsSync(diagnosis); i++) await sleep(200);
+      await sleep(1500);
       // The faulty line is the one painted with the top colour (line 21 reads "return c;" too).
-      const box = await page.evaluate((top) => {
+      const faultyWord = () => page.evaluate((top) => {
         const overlay = [...document.querySelectorAll(".monaco-editor .view-overlays > div")].find((o) =>
           [...o.querySelectorAll("div")].some((d) => getComputedStyle(d).backgroundColor === top),
         );
@@ -378,16 +384,18 @@ async function uiPhase() {
         const r = word.getBoundingClientRect();
         return { x: r.left + 10, y: r.top + r.height / 2 };
       }, TOP_BACKGROUND);
-      assert(box, "the faulty line is not on screen");
-      // The server's own diagnosis may land meanwhile: its inlay hint
-      // re-renders the line and closes an open hover, so the mouse moves
-      // again until the hover stays, and the ranking may be the fused one.
+      // Should a re-render still come, the mouse moves again (to where the
+      // line is now) until the hover stays; the ranking may be the fused one.
+      // Every hover widget counts: an emptied one from an earlier hover may
+      // stay in the page ahead of the live one.
       const shown = () =>
-        /faultlens · #1 of \d+ suspicious lines · (Ochiai 0\.87|Fusion \(Ochiai\) [\d.]+)/.test(
-          document.querySelector(".monaco-hover-content")?.textContent ?? "",
+        [...document.querySelectorAll(".monaco-hover-content")].some((h) =>
+          /faultlens · #1 of \d+ suspicious lines · (Ochiai 0\.87|Fusion \(Ochiai\) [\d.]+)/.test(h.textContent ?? ""),
         );
       let hovered = false;
       for (let attempt = 0; attempt < 5 && !hovered; attempt++) {
+        const box = await faultyWord();
+        assert(box, "the faulty line is not on screen");
         await page.mouse.move(5, 5);
         await sleep(200);
         await page.mouse.move(box.x, box.y);
@@ -398,7 +406,9 @@ async function uiPhase() {
           () => false,
         );
       }
-      const text = await page.evaluate(() => document.querySelector(".monaco-hover-content")?.textContent ?? "(no hover)");
+      const text = await page.evaluate(
+        () => [...document.querySelectorAll(".monaco-hover-content")].map((h) => JSON.stringify(h.textContent)).join(" | ") || "(no hover)",
+      );
       assert(hovered, `no faultlens hover on the faulty line after 5 tries; the hover reads: ${text.slice(0, 300)}`);
       await shot(page, "ui-3-hover.png");
       await page.mouse.move(5, 5);
