@@ -447,7 +447,15 @@ fn sarif_schema_errors(sarif: &Value) -> Vec<String> {
 #[test]
 fn machine_formats_say_why_there_is_no_diagnosis() {
     // Outside the model (exit 4): JSON and SARIF still carry the reason.
-    let dir = fixture("polygon-config");
+    // mid-args with a function the model does not run (`longjmp`).
+    let dir = fixture("mid-args");
+    let source = dir.path().join("mid.c");
+    let text = std::fs::read_to_string(&source).unwrap();
+    std::fs::write(
+        &source,
+        format!("#include <setjmp.h>\n{text}\nvoid unwind(jmp_buf to) {{ longjmp(to, 1); }}\n"),
+    )
+    .unwrap();
     let out = diagnose(dir.path(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).expect("a JSON document");

@@ -43,6 +43,7 @@ fn main() {
             sources: sources.clone(),
             cc: "gcc".into(),
             cflags: cflags.clone(),
+            source_flags: Vec::new(),
         };
         let prog = match load(&spec) {
             Ok(p) => p,

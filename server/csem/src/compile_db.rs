@@ -7,26 +7,69 @@ use std::path::{Path, PathBuf};
 /// Flags that matter to the preprocessor; those taking a value may have it attached or next.
 const WITH_VALUE: &[&str] = &["-I", "-D", "-U", "-include", "-isystem", "-iquote"];
 
+/// One compilation of a compilation database.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The source, absolute.
+    pub file: PathBuf,
+    /// The object written (`output`, or the argument of `-o`), absolute.
+    pub output: Option<PathBuf>,
+    /// The compiler.
+    pub cc: String,
+    /// The flags that matter to the preprocessor (`-I`, `-D`, `-U`,
+    /// `-include`, `-isystem`, `-iquote`, `-std=`), relative directories
+    /// made absolute against the entry's directory.
+    pub flags: Vec<String>,
+}
+
 /// A source spec from a compilation database: every entry's file, the first
-/// entry's compiler, and the union of the preprocessor flags (`-I`, `-D`,
-/// `-U`, `-include`, `-isystem`, `-iquote`, `-std=`), with relative include
-/// directories made absolute against each entry's directory.
+/// entry's compiler, and the union of the preprocessor flags.
 pub fn from_compile_commands(path: &Path) -> Result<SourceSpec, CsemError> {
+    let entries = entries(path)?;
+    let root = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    Ok(spec_of(root, entries.iter()))
+}
+
+/// The source spec of some entries of a database: their files, the first
+/// one's compiler, the union of their flags.
+pub fn spec_of<'e>(root: PathBuf, entries: impl IntoIterator<Item = &'e Entry>) -> SourceSpec {
+    let mut spec = SourceSpec::new(root, Vec::new());
+    for (i, e) in entries.into_iter().enumerate() {
+        if i == 0 {
+            spec.cc = e.cc.clone();
+        }
+        let mut k = 0;
+        while k < e.flags.len() {
+            let n = if WITH_VALUE.contains(&e.flags[k].as_str()) {
+                2
+            } else {
+                1
+            };
+            let end = (k + n).min(e.flags.len());
+            push_unique(&mut spec.cflags, &e.flags[k..end]);
+            k = end;
+        }
+        spec.sources.push(e.file.clone());
+    }
+    spec
+}
+
+/// The entries of the compilation database at `path` (read up to
+/// [`faultlens_confine::limits::BUILD_DESCRIPTION`] bytes).
+pub fn entries(path: &Path) -> Result<Vec<Entry>, CsemError> {
     let bad = |m: String| CsemError::Io(format!("{}: {m}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let text = faultlens_confine::read::read_regular_text(
+        path,
+        faultlens_confine::limits::BUILD_DESCRIPTION,
+    )
+    .map_err(|e| bad(e.reason()))?;
     let db: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
-    let entries = db
+    let listed = db
         .as_array()
         .ok_or_else(|| bad("expected an array of entries".into()))?;
-    let root = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let mut spec = SourceSpec {
-        root: root.clone(),
-        sources: Vec::new(),
-        cc: "gcc".into(),
-        cflags: Vec::new(),
-    };
-    for (i, e) in entries.iter().enumerate() {
+    let mut out = Vec::with_capacity(listed.len());
+    for (i, e) in listed.iter().enumerate() {
         let dir = PathBuf::from(
             e["directory"]
                 .as_str()
@@ -50,47 +93,62 @@ pub fn from_compile_commands(path: &Path) -> Result<SourceSpec, CsemError> {
             })?,
             _ => return Err(bad(format!("entry {i} has neither arguments nor command"))),
         };
-        if i == 0 {
-            if let Some(cc) = args.first() {
-                spec.cc = cc.clone();
-            }
-        }
-        let mut k = 1;
-        while k < args.len() {
-            let a = &args[k];
-            k += 1;
-            if a.starts_with("-std=") {
-                push_unique(&mut spec.cflags, std::slice::from_ref(a));
-                continue;
-            }
-            let Some(flag) = WITH_VALUE.iter().find(|f| a.starts_with(**f)) else {
-                continue;
-            };
-            let value = if a.len() > flag.len() {
-                a[flag.len()..].to_string()
-            } else if k < args.len() {
-                k += 1;
-                args[k - 1].clone()
-            } else {
-                continue;
-            };
-            let value = if matches!(*flag, "-I" | "-isystem" | "-iquote" | "-include")
-                && !Path::new(&value).is_absolute()
-            {
-                dir.join(&value).display().to_string()
-            } else {
-                value
-            };
-            push_unique(&mut spec.cflags, &[flag.to_string(), value]);
-        }
-        let f = Path::new(file);
-        spec.sources.push(if f.is_absolute() {
-            f.to_path_buf()
-        } else {
-            dir.join(f)
+        let (flags, dash_o) = preprocessor_flags(&args, &dir);
+        let output = e
+            .get("output")
+            .and_then(|o| o.as_str())
+            .map(str::to_string)
+            .or(dash_o)
+            .map(|o| dir.join(o));
+        out.push(Entry {
+            file: dir.join(file),
+            output,
+            cc: args.first().cloned().unwrap_or_else(|| "gcc".into()),
+            flags,
         });
     }
-    Ok(spec)
+    Ok(out)
+}
+
+/// The preprocessor's flags among a compiler's arguments, and the object
+/// `-o` names.
+fn preprocessor_flags(args: &[String], dir: &Path) -> (Vec<String>, Option<String>) {
+    let mut flags = Vec::new();
+    let mut output = None;
+    let mut k = 1;
+    while k < args.len() {
+        let a = &args[k];
+        k += 1;
+        if a == "-o" && k < args.len() {
+            output = Some(args[k].clone());
+            k += 1;
+            continue;
+        }
+        if a.starts_with("-std=") {
+            flags.push(a.clone());
+            continue;
+        }
+        let Some(flag) = WITH_VALUE.iter().find(|f| a.starts_with(**f)) else {
+            continue;
+        };
+        let value = if a.len() > flag.len() {
+            a[flag.len()..].to_string()
+        } else if k < args.len() {
+            k += 1;
+            args[k - 1].clone()
+        } else {
+            continue;
+        };
+        let value = if matches!(*flag, "-I" | "-isystem" | "-iquote" | "-include")
+            && !Path::new(&value).is_absolute()
+        {
+            dir.join(&value).display().to_string()
+        } else {
+            value
+        };
+        flags.extend([flag.to_string(), value]);
+    }
+    (flags, output)
 }
 
 fn push_unique(flags: &mut Vec<String>, new: &[String]) {

@@ -117,6 +117,9 @@ pub enum Builtin {
     Strcspn,
     Strspn,
     Memcpy,
+    /// `memmove`: `memcpy` whose source and destination may overlap (the
+    /// model's copies read the whole source before writing).
+    Memmove,
     Strcat,
     Strncpy,
     Malloc,
@@ -126,6 +129,13 @@ pub enum Builtin {
     Qsort,
     Bsearch,
     Fopen,
+    /// `getenv(name)`: the test's environment ([`crate::TestInput::env`]).
+    Getenv,
+    /// `__ctype_b_loc()`, `__ctype_tolower_loc()`, `__ctype_toupper_loc()`:
+    /// what glibc's `<ctype.h>` macros index (the C locale's tables).
+    CtypeB,
+    CtypeTolower,
+    CtypeToupper,
     Fclose,
     Fgetc,
     Fscanf,
@@ -173,6 +183,7 @@ impl Builtin {
             Builtin::Strcspn => "strcspn",
             Builtin::Strspn => "strspn",
             Builtin::Memcpy => "memcpy",
+            Builtin::Memmove => "memmove",
             Builtin::Strcat => "strcat",
             Builtin::Strncpy => "strncpy",
             Builtin::Malloc => "malloc",
@@ -182,6 +193,10 @@ impl Builtin {
             Builtin::Qsort => "qsort",
             Builtin::Bsearch => "bsearch",
             Builtin::Fopen => "fopen",
+            Builtin::Getenv => "getenv",
+            Builtin::CtypeB => "__ctype_b_loc",
+            Builtin::CtypeTolower => "__ctype_tolower_loc",
+            Builtin::CtypeToupper => "__ctype_toupper_loc",
             Builtin::Fclose => "fclose",
             Builtin::Fgetc => "fgetc",
             Builtin::Fscanf => "fscanf",

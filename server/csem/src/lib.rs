@@ -43,6 +43,9 @@ pub struct SourceSpec {
     pub cc: String,
     /// The project's compiler flags (`-Iinclude`, `-DNDEBUG`, ...), passed to `cc -E`.
     pub cflags: Vec<String>,
+    /// Flags for one source only, after `cflags` (a test file's
+    /// `-include` of a framework's model).
+    pub source_flags: Vec<(PathBuf, Vec<String>)>,
 }
 
 impl SourceSpec {
@@ -52,7 +55,19 @@ impl SourceSpec {
             sources,
             cc: "gcc".into(),
             cflags: Vec::new(),
+            source_flags: Vec::new(),
         }
+    }
+
+    /// `cflags`, then the flags of `source` alone.
+    pub fn flags_of(&self, source: &Path) -> Vec<String> {
+        let mut flags = self.cflags.clone();
+        for (s, extra) in &self.source_flags {
+            if s == source {
+                flags.extend(extra.iter().cloned());
+            }
+        }
+        flags
     }
 }
 
@@ -63,7 +78,7 @@ pub fn load(spec: &SourceSpec) -> Result<Program, CsemError> {
     on_front_end_stack(|| {
         let mut lowerer = lower::Lowerer::new();
         for src in &spec.sources {
-            let pp = preprocess::preprocess(&spec.cc, &spec.cflags, src, &spec.root)?;
+            let pp = preprocess::preprocess(&spec.cc, &spec.flags_of(src), src, &spec.root)?;
             lowerer.add_translation_unit(src.clone(), pp)?;
         }
         lowerer.finish()

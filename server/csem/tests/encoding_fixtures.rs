@@ -366,6 +366,7 @@ fn check_fixture(dir: &Path) -> (Figures, Vec<String>) {
         sources,
         cc: "gcc".into(),
         cflags,
+        source_flags: Vec::new(),
     };
     let Ok(prog) = load(&spec) else {
         return (fig, problems);
@@ -618,11 +619,13 @@ fn report_and_check(fig: &Figures, problems: &[String]) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     // multi-file-helper's 3 failing tests: its fix turns an `if` into a
     // `while`, so there is no witness, and the search stops at its bound.
-    // polygon-config's collinear (modelled since floating point is): its
-    // tests compare output with trailing blanks trimmed, and the witness
-    // check compares exactly, so the fixed program's run is no witness.
+    // polygon-config's collinear, dodecagon and dodecagon-cw (modelled
+    // since floating point is, the last two encodable since divisions and
+    // products of small operands are encoded narrow): its tests compare
+    // output with trailing blanks trimmed, and the witness check compares
+    // exactly, so the fixed program's run is no witness.
     assert!(
-        fig.unproven <= 4,
+        fig.unproven <= 6,
         "{} tests' relaxed SAT not shown",
         fig.unproven
     );

@@ -157,3 +157,78 @@ fn a_shared_divider_gives_the_interpreters_values() {
         );
     }
 }
+
+/// A ring of slots: each push stores at `(head + count) % capacity`, a
+/// 64-bit remainder of small operands.
+const RING: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    size_t capacity = strtoul(argv[1], 0, 10);
+    size_t head = 3, count = 0;
+    int slots[16] = {0};
+    for (int i = 0; i < 12; i++) {
+        size_t at = (head + count) % capacity;
+        slots[at] = i;
+        count++;
+    }
+    printf("%d\n", slots[(head + 8) % capacity]);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_remainder_of_small_operands_is_encoded_narrow() {
+    let input = args(&["16"]);
+    let clauses = clauses_of(RING, &input);
+    // Thirteen 64-bit dividers would be over a million clauses; operands of
+    // 5 bits (plus the margin) take a few thousand each.
+    assert!(clauses < 200_000, "{clauses} clauses");
+    assert!(clauses > 1_000, "{clauses} clauses: nothing encoded?");
+}
+
+#[test]
+fn a_narrow_circuit_computes_what_the_interpreter_does_and_lets_a_small_value_change() {
+    let (_dir, prog, _) = program(RING);
+    let input = args(&["16"]);
+    let want = expected(&prog, &input);
+    assert_eq!(want.stdout.as_deref(), Some(&b"8\n"[..]));
+    let mut f = Formula::new();
+    let te =
+        TestEncoding::new(&mut f, &prog, &input, &want, &options(usize::MAX)).expect("encodes");
+    let mut assumptions = f.all_health(true);
+    assumptions.push(te.pass());
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_some(),
+        "the run's own output"
+    );
+    // Other outputs need a changed statement: with every statement correct
+    // they are impossible; with `capacity`'s statement free, a capacity of
+    // 3 (or 1) makes the last push land in the printed slot: "11".
+    let wrong = Expected {
+        stdout: Some(b"11\n".to_vec()),
+        exit: 0,
+    };
+    let mut f = Formula::new();
+    let mut te =
+        TestEncoding::new(&mut f, &prog, &input, &wrong, &options(usize::MAX)).expect("encodes");
+    let mut assumptions: Vec<Lit> = f.all_health(true);
+    assumptions.push(te.pass());
+    assumptions.push(!te.leaves(&mut f));
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_none(),
+        "11 printed, all healthy"
+    );
+    let capacity_stmt = common::statement_on_line(&prog, 4);
+    let h = f.health[&capacity_stmt];
+    let mut assumptions: Vec<Lit> = f
+        .health
+        .iter()
+        .map(|(s, l)| if *s == capacity_stmt { !*l } else { *l })
+        .collect();
+    assumptions.push(te.pass());
+    assert!(!assumptions.contains(&h));
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_some(),
+        "a capacity of 3 prints 11"
+    );
+}

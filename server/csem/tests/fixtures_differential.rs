@@ -34,6 +34,7 @@ fn interpreter_agrees_with_gcc_on_every_fixture_test() {
             sources: sources.clone(),
             cc: "gcc".into(),
             cflags: cflags.clone(),
+            source_flags: Vec::new(),
         };
         let prog = match load(&spec) {
             Ok(p) => p,

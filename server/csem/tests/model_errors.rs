@@ -331,3 +331,11 @@ fn a_missing_token_is_named_where_it_is_missing() {
     assert!(matches!(e, CsemError::Syntax { .. }), "{e}");
     assert!(e.to_string().contains("expected `;` here"), "{e}");
 }
+
+#[test]
+fn a_copy_of_a_negative_length_is_out_of_bounds_not_a_panic() {
+    let src = "#include <string.h>\nint main(int c, char **v) {\n  char a[8] = \"abc\";\n  long n = c - 3;\n  memmove(a, a + 1, (size_t)n);\n  return a[0];\n}\n";
+    let (message, line) = runtime_error(src, &[]);
+    assert!(message.contains("out-of-bounds"), "{message}");
+    assert_eq!(line, 5);
+}

@@ -42,6 +42,7 @@ fn overriding_the_faulty_return_makes_the_failing_tests_of_mid_args_pass() {
         sources,
         cc: "gcc".into(),
         cflags,
+        source_flags: Vec::new(),
     })
     .expect("loads");
     let ret22 = stmt_at(&prog, 22, |k| matches!(k, InstrKind::Return(Some(_))));

@@ -4,6 +4,7 @@
 //! exactly when the operation has undefined behaviour.
 
 mod cnf;
+pub mod float;
 pub use cnf::{Cnf, Model, Session};
 
 use crate::ir::{BinOp, UnOp};

@@ -96,9 +96,27 @@ impl<'a> Domain<'a> for Enc<'a> {
         kb: IntKind,
         _range: SrcRange,
     ) -> Result<Bv, Stop> {
-        let (r, ub) = self.cnf.c_binary(op, k, a, b, kb);
+        let (r, ub) = match self.narrowed(op, k, a, b) {
+            Some(narrow) => narrow,
+            None => self.cnf.c_binary(op, k, a, b, kb),
+        };
         self.note_ub(ub);
         Ok(r)
+    }
+    fn float_compare(
+        &mut self,
+        op: BinOp,
+        k: crate::types::FloatKind,
+        a: &Bv,
+        b: &Bv,
+        _range: SrcRange,
+    ) -> Result<Bv, Stop> {
+        if let (Some(x), Some(y)) = (self.cnf.const_value(a), self.cnf.const_value(b)) {
+            let r = crate::float::binary(op, k, x, y);
+            return Ok(self.cnf.bv_const(r, 32));
+        }
+        let holds = crate::bv::float::compare(&mut self.cnf, op, k, a, b);
+        Ok(self.cnf.bv_zext(&Bv(vec![holds]), 32))
     }
     fn ptr_add(
         &mut self,
@@ -115,8 +133,15 @@ impl<'a> Domain<'a> for Enc<'a> {
             return Err(self.error("pointer difference across objects".into(), range));
         }
         let d = self.cnf.bv_sub(&a.off, &b.off);
-        let s = self.cnf.bv_const(elem.max(1), 64);
-        let (q, _) = self.cnf.bv_sdivrem(&d, &s);
+        if elem <= 1 {
+            return Ok(d);
+        }
+        // By a constant: `q·c + r = d`, not a 64-bit divider (a `char *`
+        // difference in a parsing loop made a million clauses with one).
+        let s = self.cnf.bv_const(elem, 64);
+        let (q, _) = self
+            .cnf
+            .c_binary(BinOp::Div, IntKind::Long, &d, &s, IntKind::Long);
         Ok(q)
     }
     fn ptr_cmp(&mut self, op: BinOp, a: &SPtr, b: &SPtr, range: SrcRange) -> Result<Bv, Stop> {
@@ -373,10 +398,16 @@ impl<'a> Domain<'a> for Enc<'a> {
                 self.prog.location(ins.range)
             ))));
         }
-        // The direction: the condition when healthy, free (angelic) when not.
-        let d = self.cnf.fresh_valued(Some(taken));
-        let same = self.cnf.iff(d, t);
-        self.cnf.implies(h, same);
+        // The direction: the condition when healthy, free (angelic) when not
+        // (a trusted statement's is its condition).
+        let d = if h == self.cnf.tru() {
+            t
+        } else {
+            let d = self.cnf.fresh_valued(Some(taken));
+            let same = self.cnf.iff(d, t);
+            self.cnf.implies(h, same);
+            d
+        };
         self.points.push(Point {
             stmt: ins.stmt,
             instance: self.cur_key.1,

@@ -150,6 +150,24 @@ impl<'a> Host<'a> for Enc<'a> {
             off: self.cnf.bv_const(0, 64),
         }
     }
+    fn library_object(&mut self, key: &str, size: u64) -> (SPtr, bool) {
+        let off = self.cnf.bv_const(0, 64);
+        if let Some((_, obj)) = self.library_objs.iter().find(|(k, _)| k == key) {
+            let p = SPtr {
+                obj: Some(*obj),
+                off,
+            };
+            return (p, false);
+        }
+        let obj = self.mem.alloc(key, size);
+        self.mem.zero(obj, size, &self.cnf);
+        self.library_objs.push((key.to_string(), obj));
+        let p = SPtr {
+            obj: Some(obj),
+            off,
+        };
+        (p, true)
+    }
 
     fn c_string(&mut self, p: &SPtr, range: SrcRange) -> Result<Vec<u8>, Stop> {
         let r = self.mem.const_string(&mut self.cnf, p);

@@ -14,6 +14,7 @@
 mod domain;
 mod host;
 mod memory;
+mod narrow;
 mod output;
 mod paths;
 
@@ -90,6 +91,8 @@ struct Enc<'a> {
     trace: &'a [TraceEvent],
     pos: usize,
     health: BTreeMap<StmtId, Lit>,
+    /// See [`Formula::trusted`].
+    trusted: BTreeSet<StmtId>,
     /// Undefined-behaviour literals of the statement being encoded, already guarded.
     ub: Vec<Lit>,
     /// Condition under which the current sub-expression is evaluated (short-circuit).
@@ -107,6 +110,8 @@ struct Enc<'a> {
     io: crate::library::Streams<'a>,
     /// The objects standing for the streams, by stream number.
     stream_objs: Vec<usize>,
+    /// The C library's own objects, by key (see `Host::library_object`).
+    library_objs: Vec<(String, usize)>,
     instances: usize,
     /// The health literal of the statement being encoded (output statements relax printed values).
     cur_health: Option<Lit>,
@@ -160,6 +165,10 @@ pub(crate) enum PointKind {
     /// The run's outcome of a decision a library function makes from values
     /// of the program (a comparison of `qsort`; true on the path).
     Outcome { lit: Lit },
+    /// A bound the encoding assumes (operands narrow enough for a narrow
+    /// circuit, see `narrow.rs`; true on the path): a model must keep it to
+    /// pass along this path, and leaving there is never explored.
+    Bound { lit: Lit },
     /// `v` is the relaxed controlling value; the path went to `target`.
     Switch {
         v: Bv,
@@ -347,6 +356,7 @@ fn replay(
         trace,
         pos: 0,
         health: std::mem::take(&mut f.health),
+        trusted: std::mem::take(&mut f.trusted),
         ub: Vec::new(),
         guard: Lit::positive(0),
         pending_store: None,
@@ -355,8 +365,9 @@ fn replay(
         functions: Vec::new(),
         frames: Vec::new(),
         out: Vec::new(),
-        io: crate::library::Streams::new(&test.stdin, &test.files),
+        io: crate::library::Streams::new(&test.stdin, &test.files, &test.env),
         stream_objs: Vec::new(),
+        library_objs: Vec::new(),
         instances: 0,
         cur_health: None,
         cur_range: SrcRange::default(),
@@ -407,6 +418,7 @@ fn replay(
     }));
     f.cnf = std::mem::take(&mut enc.cnf);
     f.health = std::mem::take(&mut enc.health);
+    f.trusted = std::mem::take(&mut enc.trusted);
     f.sub_health = std::mem::take(&mut enc.sub_health);
     let Ok((ok, prefix_ok)) = encoded else {
         return unsup("internal: the encoder panicked (please report this program)");
@@ -424,6 +436,9 @@ fn replay(
 
 impl<'a> Enc<'a> {
     fn h(&mut self, stmt: StmtId) -> Lit {
+        if self.trusted.contains(&stmt) {
+            return self.cnf.tru();
+        }
         if let Some(&h) = self.health.get(&stmt) {
             return h;
         }
@@ -545,6 +560,11 @@ impl<'a> Enc<'a> {
         arg: u32,
         ov: Option<u64>,
     ) -> SVal {
+        if h == self.cnf.tru() {
+            // A trusted statement's value is what it computes: no slot, and
+            // no fresh copy to hide a constant from the formula.
+            return v;
+        }
         let (stmt, instance) = self.cur_key;
         let (b, signed) = match &v {
             SVal::Int(b) => (b.clone(), ty.signed),

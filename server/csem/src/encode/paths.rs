@@ -51,6 +51,10 @@ pub struct Formula {
     /// sub-expression take any value while the statement's health literal
     /// keeps the rest of the statement as written.
     pub sub_health: BTreeMap<(StmtId, u32), Lit>,
+    /// Statements that are the specification (a unit test's code, a
+    /// framework's model): always healthy, so they get no health literal
+    /// and their semantics hold unconditionally. Set before encoding.
+    pub trusted: BTreeSet<StmtId>,
 }
 
 impl Formula {
@@ -711,6 +715,7 @@ impl TestEncoding {
 pub(crate) fn alternatives(cnf: &mut Cnf, pt: &Point) -> (Lit, Vec<(Lit, u64)>) {
     match &pt.kind {
         PointKind::Pin { lit } | PointKind::Outcome { lit } => (*lit, vec![(!*lit, 0)]),
+        PointKind::Bound { lit } => (*lit, vec![]),
         PointKind::Branch { d, dir } => {
             let same = if *dir { *d } else { !*d };
             (same, vec![(!same, u64::from(!*dir))])

@@ -172,17 +172,20 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
                 _ => return Err(d.error(NO_VALUE.into(), a.range)),
             }
         }
+        ExprKind::Binary(op, l, r) if l.ty.as_float().is_some() && op.is_comparison() => {
+            // Compared as bits: a floating value the encoding leaves free
+            // (a relaxed statement's) is compared without fixing it.
+            let k = l.ty.as_float().unwrap_or(FloatKind::Double);
+            let a = int(d, l)?;
+            let b = int(d, r)?;
+            D::from_int(d.float_compare(*op, k, &a, &b, range)?)
+        }
         ExprKind::Binary(op, l, r) if l.ty.as_float().is_some() => {
             let k = l.ty.as_float().unwrap_or(FloatKind::Double);
             let a = int(d, l)?;
             let b = int(d, r)?;
             let (a, b) = (float_bits(d, &a, range)?, float_bits(d, &b, range)?);
-            let bits = float::binary(*op, k, a, b);
-            if op.is_comparison() {
-                D::from_int(d.constant(IntKind::Int, bits))
-            } else {
-                float_val(d, k, bits)
-            }
+            float_val(d, k, float::binary(*op, k, a, b))
         }
         ExprKind::Binary(op, l, r) => {
             let a = int(d, l)?;

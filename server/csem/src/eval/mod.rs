@@ -86,6 +86,16 @@ pub(crate) trait Domain<'a>: Host<'a> {
         kb: IntKind,
         range: SrcRange,
     ) -> Result<Self::Int, Self::Stop>;
+    /// The comparison `a op b` of floating values of kind `k` (their bits),
+    /// as an `int` 0 or 1: IEEE-754's (a NaN is unordered, `-0 == +0`).
+    fn float_compare(
+        &mut self,
+        op: BinOp,
+        k: crate::types::FloatKind,
+        a: &Self::Int,
+        b: &Self::Int,
+        range: SrcRange,
+    ) -> Result<Self::Int, Self::Stop>;
     /// `p ± i` elements of `elem` bytes (`i` a `long`).
     fn ptr_add(
         &mut self,

@@ -105,6 +105,16 @@ impl<'a> Domain<'a> for Machine<'a> {
     ) -> R<u64> {
         self.ub(intops::binary(op, k, *a, *b, kb), range)
     }
+    fn float_compare(
+        &mut self,
+        op: BinOp,
+        k: crate::types::FloatKind,
+        a: &u64,
+        b: &u64,
+        _range: SrcRange,
+    ) -> R<u64> {
+        Ok(crate::float::binary(op, k, *a, *b))
+    }
     fn ptr_add(&mut self, p: &Ptr, i: &u64, elem: u64, sub: bool, range: SrcRange) -> R<Ptr> {
         let i = IntKind::Long.value(*i);
         let size = i128::from(elem);

@@ -115,6 +115,22 @@ impl<'a> Host<'a> for Machine<'a> {
             off: 0,
         }
     }
+    fn library_object(&mut self, key: &str, size: u64) -> (Ptr, bool) {
+        if let Some((_, obj)) = self.library_objs.iter().find(|(k, _)| k == key) {
+            let p = Ptr {
+                obj: Some(*obj),
+                off: 0,
+            };
+            return (p, false);
+        }
+        let obj = self.mem.alloc(key, size, true);
+        self.library_objs.push((key.to_string(), obj));
+        let p = Ptr {
+            obj: Some(obj),
+            off: 0,
+        };
+        (p, true)
+    }
 
     fn c_string(&mut self, p: &Ptr, range: SrcRange) -> R<Vec<u8>> {
         let r = self.mem.c_string(*p);

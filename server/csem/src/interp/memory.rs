@@ -81,7 +81,12 @@ impl Memory {
                 o.name
             ));
         }
-        if p.off < 0 || p.off as u64 + size > o.bytes.len() as u64 {
+        // A size near 2^64 (a negative length converted) must not wrap.
+        if p.off < 0
+            || (p.off as u64)
+                .checked_add(size)
+                .is_none_or(|end| end > o.bytes.len() as u64)
+        {
             return Err(format!(
                 "out-of-bounds access to `{}`: {} byte(s) at offset {} of an object of {} bytes",
                 o.name,

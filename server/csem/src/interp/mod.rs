@@ -32,6 +32,9 @@ pub struct TestInput {
     /// a name not listed stops with an error and [`RunResult::needs_file`]:
     /// the caller, which may read files, adds it and runs again.
     pub files: crate::library::Files,
+    /// The environment `getenv` reads, `(name, value)`; a name not listed
+    /// is unset.
+    pub env: Vec<(String, String)>,
 }
 
 /// The free-input functions of verification harnesses (SV-COMP style), modelled
@@ -329,11 +332,12 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         strings: Vec::new(),
         functions: Vec::new(),
         stream_objs: Vec::new(),
+        library_objs: Vec::new(),
         heap: std::collections::HashSet::new(),
         stdout_flushed: 0,
         stdout: Vec::new(),
         stderr: Vec::new(),
-        io: crate::library::Streams::new(&test.stdin, &test.files),
+        io: crate::library::Streams::new(&test.stdin, &test.files, &test.env),
         nondet: &test.nondet,
         nondet_pos: 0,
         trace: Vec::new(),
@@ -418,6 +422,8 @@ pub(crate) struct Machine<'a> {
     functions: Vec<ObjId>,
     /// Objects standing for `stdin`, `stdout`, `stderr` (so `FILE *` values compare).
     pub(crate) stream_objs: Vec<ObjId>,
+    /// The C library's own objects, by key (see `Host::library_object`).
+    pub(crate) library_objs: Vec<(String, ObjId)>,
     /// Heap blocks from malloc/calloc/realloc not yet freed.
     pub(crate) heap: std::collections::HashSet<ObjId>,
     /// Bytes of stdout written out by `fflush` (kept when the program aborts).

@@ -5,6 +5,7 @@
 //! output goes. What a function does, when it is undefined behaviour and
 //! which of its uses the model refuses is decided here, in one place.
 
+mod ctype;
 mod stdio;
 mod streams;
 mod strtol;
@@ -58,6 +59,10 @@ pub(crate) trait Host<'a> {
     fn streams(&mut self) -> &mut Streams<'a>;
     /// A new object standing for stream `id`, just opened.
     fn stream_object(&mut self, id: u8) -> Self::Ptr;
+    /// The C library's own object `key` of `size` zero bytes, made on the
+    /// first call (then `true`: the caller fills it) and the same one on
+    /// every later call (`getenv`'s strings, `<ctype.h>`'s tables).
+    fn library_object(&mut self, key: &str, size: u64) -> (Self::Ptr, bool);
 
     /// The NUL-terminated string at `p`, without the NUL, as the run read it.
     fn c_string(&mut self, p: &Self::Ptr, range: SrcRange) -> Result<Vec<u8>, Self::Stop>;
@@ -269,6 +274,21 @@ pub(crate) fn call<'a, H: Host<'a>>(
             stdio::scanf(h, &a, from, 1)?
         }
         B::Fopen => fopen(h, &a)?,
+        B::CtypeB | B::CtypeTolower | B::CtypeToupper => H::from_ptr(ctype::table(h, b, a.range)?),
+        B::Getenv => {
+            let name = string_arg(h, &a, 0)?;
+            match h.streams().env(&name) {
+                Some(value) => {
+                    let key = format!("the environment's `{}`", String::from_utf8_lossy(&name));
+                    let (p, fresh) = h.library_object(&key, value.len() as u64 + 1);
+                    if fresh {
+                        h.write_bytes(&p, value, a.range)?;
+                    }
+                    H::from_ptr(p)
+                }
+                None => H::from_ptr(h.null()),
+            }
+        }
         B::Fclose => {
             let id = open_stream(h, &a, 0)?;
             h.streams().close(id);
@@ -374,10 +394,10 @@ pub(crate) fn call<'a, H: Host<'a>>(
             h.fill(&dst, c, n, range)?;
             H::from_ptr(dst)
         }
-        B::Memcpy => {
+        B::Memcpy | B::Memmove => {
             let (dst, src) = (a.ptr(h, 0)?, a.ptr(h, 1)?);
             let n = a.int(h, 2)?;
-            let n = h.known(&n, "memcpy's size", range)?;
+            let n = h.known(&n, &format!("{}'s size", b.c_name()), range)?;
             if n > 0 {
                 h.copy(&dst, &src, n, range)?;
             }

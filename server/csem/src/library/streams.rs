@@ -84,6 +84,8 @@ struct Stream<'a> {
 pub(crate) struct Streams<'a> {
     streams: Vec<Stream<'a>>,
     files: &'a Files,
+    /// The environment `getenv` reads.
+    env: &'a [(String, String)],
     /// What a stream that is not read reads: nothing.
     nothing: Input<'a>,
     /// A file the program opened that the test did not give: the caller
@@ -104,7 +106,7 @@ pub(crate) enum Opened {
 }
 
 impl<'a> Streams<'a> {
-    pub fn new(stdin: &'a [u8], files: &'a Files) -> Self {
+    pub fn new(stdin: &'a [u8], files: &'a Files, env: &'a [(String, String)]) -> Self {
         let named = |name: &str, mode| Stream {
             name: name.into(),
             mode,
@@ -117,9 +119,18 @@ impl<'a> Streams<'a> {
                 named("stderr", Mode::Output),
             ],
             files,
+            env,
             nothing: Input::new(&[]),
             needed: None,
         }
+    }
+
+    /// The value of environment variable `name`, as `getenv` finds it.
+    pub fn env(&self, name: &[u8]) -> Option<&'a [u8]> {
+        let env: &'a [(String, String)] = self.env;
+        env.iter()
+            .find(|(n, _)| n.as_bytes() == name)
+            .map(|(_, v)| v.as_bytes())
     }
 
     /// `fopen(name, mode)` of a mode the library accepted: reading, or

@@ -371,6 +371,13 @@ impl Lowerer {
                     }
                 }
             }
+            // `enum { _ISupper = ..., ... };` (glibc's <ctype.h>): a
+            // definition with no declarator.
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+                if field(item, "body").is_some() =>
+            {
+                let _ = self.type_specifier(item);
+            }
             _ => {}
         }
     }

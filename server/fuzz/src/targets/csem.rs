@@ -141,6 +141,7 @@ pub fn run(data: &[u8]) -> String {
             ("missing.txt".to_string(), None),
         ]
         .into(),
+        env: vec![("HOME".into(), "/home/fuzz".into())],
     };
     let options = RunOptions {
         max_steps: MAX_STEPS,

@@ -1,0 +1,79 @@
+//! Narrow arithmetic. A 64-bit division is a circuit of 64 subtractions
+//! of 64 bits (about 80,000 clauses), a 64-bit product one of 4,096 full
+//! adders: a loop over `size_t` indices modulo a capacity makes formulas of
+//! millions of clauses, too large to solve within a budget. When the run's
+//! operands are small, the encoding computes in as many bits as they need
+//! (with a margin) and bounds the operands to that width: a condition of
+//! the path that is never explored past (`PointKind::Bound`). A model that
+//! would need operands 256 times the run's is not considered along this
+//! path: an under-approximation (a diagnosis is verified by replay all the
+//! same), where leaving the path there would make the search explore runs
+//! with whatever values the solver picks first.
+
+use super::Enc;
+use crate::bv::Bv;
+use crate::ir::BinOp;
+use crate::types::IntKind;
+use rustsat::types::Lit;
+
+/// Bits beyond the run's operands the circuit keeps: values up to 256 times
+/// larger stay on the path.
+const MARGIN: usize = 8;
+/// The narrowest circuit.
+const MIN_BITS: usize = 8;
+
+impl Enc<'_> {
+    /// `a op b` of kind `k` computed narrow, with its undefined-behaviour
+    /// literal, when `op` is a division, remainder or product of two
+    /// non-constant operands whose run values are non-negative and small
+    /// (else `None`: the full-width circuit).
+    pub(super) fn narrowed(&mut self, op: BinOp, k: IntKind, a: &Bv, b: &Bv) -> Option<(Bv, Lit)> {
+        if !matches!(op, BinOp::Div | BinOp::Rem | BinOp::Mul) {
+            return None;
+        }
+        let w = a.width();
+        if b.width() != w || self.cnf.const_value(a).is_some() || self.cnf.const_value(b).is_some()
+        {
+            return None;
+        }
+        let (va, vb) = (self.cnf.shadow_value(a)?, self.cnf.shadow_value(b)?);
+        let used = |v: u64| (64 - v.leading_zeros()) as usize;
+        let n = (used(va).max(used(vb)) + MARGIN).max(MIN_BITS);
+        // The result's width: a product of two n-bit values needs 2n bits.
+        // Signed operands must also leave the sign bit clear (non-negative
+        // operands make every signed case an unsigned one, and no overflow).
+        let room = if op == BinOp::Mul { 2 * n } else { n };
+        if room + usize::from(k.signed()) > w {
+            return None;
+        }
+        let fits_a = self.high_bits_clear(a, n);
+        let fits_b = self.high_bits_clear(b, n);
+        let fits = self.cnf.and(fits_a, fits_b);
+        // Wherever the operation runs (an arm the run did not take computes
+        // nothing there).
+        let held = self.cnf.or(!self.guard, fits);
+        if held != self.cnf.tru() {
+            self.push_point(super::PointKind::Bound { lit: held });
+        }
+        let (na, nb) = (Bv(a.0[..n].to_vec()), Bv(b.0[..n].to_vec()));
+        let fls = self.cnf.fls();
+        let (r, ub) = match op {
+            BinOp::Mul => {
+                let (wa, wb) = (self.cnf.bv_zext(&na, 2 * n), self.cnf.bv_zext(&nb, 2 * n));
+                (self.cnf.bv_mul(&wa, &wb), fls)
+            }
+            _ => {
+                let (q, r) = self.cnf.bv_udivrem(&na, &nb);
+                let ub = self.cnf.bv_is_zero(&nb);
+                (if op == BinOp::Div { q } else { r }, ub)
+            }
+        };
+        Some((self.cnf.bv_zext(&r, w), ub))
+    }
+
+    /// Whether bits `n..` of `v` are all zero.
+    fn high_bits_clear(&mut self, v: &Bv, n: usize) -> Lit {
+        let high: Vec<Lit> = v.0[n..].iter().map(|l| !*l).collect();
+        self.cnf.and_all(&high)
+    }
+}
