@@ -18,6 +18,7 @@ pub mod detect;
 pub mod devruns;
 pub mod error;
 pub mod files;
+pub mod frameworks;
 pub mod generated;
 pub mod lock;
 pub mod nondet;

@@ -48,6 +48,9 @@ pub fn build(
         .arg("-B")
         .arg(&dir)
         .arg("-DCMAKE_BUILD_TYPE=Debug")
+        // The C model reads the sources and flags of each test executable
+        // from it (`faultlens diagnose` on unit-test cases).
+        .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON")
         .arg(format!("-DCMAKE_C_COMPILER={}", tools.cc))
         .arg(format!("-DCMAKE_C_FLAGS={COVERAGE_CFLAGS}"))
         .arg(format!(

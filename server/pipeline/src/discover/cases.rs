@@ -21,7 +21,6 @@ use crate::command::Steps;
 use crate::error::{PipelineError, Result};
 use crate::process::{self, Job};
 use crate::testspec::{Invocation, TestSpec};
-use regex::bytes::RegexSet;
 use regex::Regex;
 use std::collections::HashMap;
 use std::io::Read;
@@ -33,63 +32,18 @@ use std::sync::LazyLock;
 /// executable with its coverage counters is a few MiB at most).
 const EXECUTABLE_READ_LIMIT: u64 = 64 << 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Framework {
-    Criterion,
-    Check,
-    Cmocka,
-    /// A Unity-style runner with its command-line options: `-l` lists the
-    /// tests, `-n NAME` runs those whose name contains NAME.
-    Unity,
-    /// A Unity-style runner built without them (`UNITY_USE_COMMAND_LINE_ARGS`).
-    UnityWithoutOptions,
-}
+pub use faultlens_workspace::frameworks::Framework;
 
-impl Framework {
-    pub fn name(self) -> &'static str {
-        match self {
-            Framework::Criterion => "Criterion",
-            Framework::Check => "Check",
-            Framework::Cmocka => "CMocka",
-            Framework::Unity | Framework::UnityWithoutOptions => "Unity",
-        }
-    }
-}
-
-/// The framework `executable` is built with, from the names it links
-/// (Criterion and CMocka are shared libraries; Check and Unity are linked
-/// statically, and their symbols stay in an unstripped coverage build).
+/// The framework `executable` is built with (see
+/// [`faultlens_workspace::frameworks::built_with`]).
 pub fn detect(executable: &Path) -> Option<Framework> {
-    // In order of precedence: a Unity-style runner compiled without its
-    // command-line options names `UnityBegin` only.
-    const MARKS: [(&str, Framework); 5] = [
-        (
-            r"libcriterion\.so|criterion_run_all_tests",
-            Framework::Criterion,
-        ),
-        (r"srunner_run_all|srunner_run_tagged", Framework::Check),
-        (r"libcmocka\.so", Framework::Cmocka),
-        (r"UnityParseOptions", Framework::Unity),
-        (r"UnityBegin", Framework::UnityWithoutOptions),
-    ];
-    static SET: LazyLock<RegexSet> = LazyLock::new(|| {
-        RegexSet::new(MARKS.iter().map(|(pattern, _)| pattern)).expect("valid patterns")
-    });
     let mut bytes = Vec::new();
     std::fs::File::open(executable)
         .ok()?
         .take(EXECUTABLE_READ_LIMIT)
         .read_to_end(&mut bytes)
         .ok()?;
-    if !bytes.starts_with(b"\x7fELF") {
-        return None;
-    }
-    let found = SET.matches(&bytes);
-    MARKS
-        .iter()
-        .enumerate()
-        .find(|(i, _)| found.matched(*i))
-        .map(|(_, (_, framework))| *framework)
+    faultlens_workspace::frameworks::built_with(&bytes)
 }
 
 /// Replaces every test that runs a unit-test executable by its cases;
