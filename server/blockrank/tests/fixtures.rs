@@ -239,7 +239,7 @@ fn blockrank_coincidental() {
 }
 
 /// Fixtures whose tests are unit-test cases run by a forking runner.
-const FORKING_RUNNERS: &[&str] = &["stack-check", "strbuf-criterion"];
+const FORKING_RUNNERS: &[&str] = &["settings-check", "stack-check", "strbuf-criterion"];
 
 /// Every fixture's coverage fits its control-flow graphs: each edge of each
 /// test is determined by the evidence, and no exact evidence disagrees.

@@ -271,3 +271,29 @@ fn neovim_shows_the_diagnosis_of_a_program_reading_data_files() {
         "{report:#}"
     );
 }
+
+#[test]
+fn neovim_shows_the_diagnosis_of_a_criterion_test_case() {
+    if !nvim_available() {
+        return;
+    }
+    // A CTest project: the server localizes one row per Criterion test and
+    // diagnoses the failing ones in the C model, with the framework's model
+    // in place of Criterion.
+    let dir = tempfile::tempdir().unwrap();
+    let root = copy_fixture("strbuf-criterion", &dir.path().canonicalize().unwrap());
+    let report = diagnosis_probe_at(&root.join("src/strbuf.c"), 95, true);
+    let hover = report["hover"].as_str().unwrap();
+    assert!(
+        hover.contains("src/strbuf.c:95") && hover.contains("makes strbuf::trim/both_sides pass"),
+        "{report:#}"
+    );
+    assert!(
+        report["inlay_hints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["line"] == 94),
+        "{report:#}"
+    );
+}

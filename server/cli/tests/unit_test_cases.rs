@@ -447,7 +447,7 @@ fn a_cmocka_case_that_hangs_the_listing_keeps_the_executable_whole_and_says_so()
 #[test]
 fn a_unity_style_runner_whose_n_does_not_choose_keeps_one_row_and_says_why() {
     let dir = fixture("bitset-unity");
-    let runner = dir.path().join("tests/miniunity.c");
+    let runner = dir.path().join("tests/unity.c");
     let text = std::fs::read_to_string(&runner).unwrap();
     // A runner that parses -n but runs every test anyway.
     std::fs::write(

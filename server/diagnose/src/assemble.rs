@@ -101,6 +101,7 @@ pub(crate) fn add_cores(
             &t.test.input,
             &t.test.expected,
             MAX_ENCODED_STEPS,
+            &phase.joint.f.trusted,
             budget,
         ) {
             stmts.sort_by_key(|&s| locator.line_of(s));

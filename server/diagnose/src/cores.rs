@@ -21,6 +21,7 @@ pub fn core_of(
     input: &TestInput,
     expected: &Expected,
     max_steps: u64,
+    trusted: &std::collections::BTreeSet<StmtId>,
     budget: &Budget,
 ) -> Option<(Vec<StmtId>, bool)> {
     // Encoding a long run takes seconds; a core could not be sought anyway.
@@ -33,8 +34,17 @@ pub fn core_of(
     for c in &enc.cnf.clauses {
         inst.add_hard(c.iter().copied());
     }
+    // The specification is always healthy: a core is over the others.
+    let mut assumptions = Vec::new();
+    for (s, &l) in &enc.health {
+        if trusted.contains(s) {
+            inst.add_hard([l]);
+        } else {
+            assumptions.push(l);
+        }
+    }
     let stmt_of: BTreeMap<_, _> = enc.health.iter().map(|(&s, &l)| (l, s)).collect();
-    match minimal_core(&inst, &enc.all_health(true), budget).ok()? {
+    match minimal_core(&inst, &assumptions, budget).ok()? {
         CoreOutcome::Core { lits, minimal, .. } => {
             let stmts: Vec<StmtId> = lits
                 .iter()

@@ -23,6 +23,7 @@ mod cores;
 mod evidence;
 pub mod files;
 pub mod groups;
+mod harness;
 mod joint;
 mod locate;
 mod phases;
@@ -65,6 +66,10 @@ pub struct DiagnoseOptions {
     /// `suspects.rs`). Empty: [`diagnose_project`] takes the spectrum's
     /// top lines (Ochiai).
     pub suspects: Vec<(String, u32)>,
+    /// Globs of files (relative to the project root) whose statements are
+    /// the specification, never blamed: a unit test's code and the model
+    /// of its framework. [`diagnose_project`] fills it.
+    pub trusted_files: Vec<String>,
 }
 
 impl Default for DiagnoseOptions {
@@ -75,6 +80,7 @@ impl Default for DiagnoseOptions {
             time_limit: Some(Duration::from_secs(30)),
             max_paths_per_test: 32,
             suspects: Vec::new(),
+            trusted_files: Vec::new(),
         }
     }
 }
@@ -216,12 +222,19 @@ pub fn diagnose_project(
     if results.failed_count() == 0 {
         return Err(DiagnoseError::NoFailingTests);
     }
-    let (tests, skipped) = bridge::failing_tests(project, results)?;
-    let spec = source_spec(project).map_err(DiagnoseError::NotModelled)?;
+    let mut opts = opts.clone();
+    let (spec, tests, skipped) = if project.kind == faultlens_workspace::config::Kind::Ctest {
+        let unit = harness::ctest_tests(project, results)?;
+        opts.trusted_files.extend(unit.trusted);
+        (unit.spec, unit.tests, unit.skipped)
+    } else {
+        let (tests, skipped) = bridge::failing_tests(project, results)?;
+        let spec = source_spec(project).map_err(DiagnoseError::NotModelled)?;
+        (spec, tests, skipped)
+    };
     let prog =
         faultlens_csem::load(&spec).map_err(|e| DiagnoseError::NotModelled(e.to_string()))?;
     let (tests, skipped) = bridge::give_files(&prog, &project.root, tests, skipped);
-    let mut opts = opts.clone();
     if opts.suspects.is_empty() {
         opts.suspects = spectrum_top_lines(results);
     }
@@ -286,7 +299,11 @@ pub fn diagnose_program(
         return Err(none_encodable(&report));
     }
     let locator = Locator::new(prog, root);
-    let weights = trust_nondet_model(weights::statement_weights(prog), &locator);
+    let weights = trust_specification(
+        weights::statement_weights(prog),
+        &locator,
+        &opts.trusted_files,
+    );
     let search_opts = search::SearchOptions {
         max_size: opts.max_size,
         max_diagnoses: opts.max_diagnoses,
@@ -517,16 +534,25 @@ fn suspect_statements(lines: &[(String, u32)], locator: &Locator) -> Vec<StmtId>
 }
 
 /// Weight of the free-input functions' statements: far above any diagnosis
-/// the search enumerates, so they are blamed only when nothing else explains
-/// a test (and such a diagnosis is not reported).
+/// the search enumerates, so they are blamed only when nothing else
+/// explains a test (and such a diagnosis is not reported).
 const NONDET_MODEL_WEIGHT: u64 = 1_000_000;
 
-fn trust_nondet_model(mut weights: Vec<u64>, locator: &Locator) -> Vec<u64> {
+/// The weights with the specification's statements marked: a unit test's
+/// code and its framework's model are [`weights::TRUSTED`] (never blamed),
+/// the free-input functions [`NONDET_MODEL_WEIGHT`].
+fn trust_specification(mut weights: Vec<u64>, locator: &Locator, trusted: &[String]) -> Vec<u64> {
+    let trusted: Vec<glob::Pattern> = trusted
+        .iter()
+        .filter_map(|g| glob::Pattern::new(g).ok())
+        .collect();
     for (stmt, w) in weights.iter_mut().enumerate() {
-        if locator
-            .range(stmt)
-            .is_some_and(|r| bridge::is_nondet_model(locator.file(r)))
-        {
+        let Some(file) = locator.range(stmt).map(|r| locator.file(r)) else {
+            continue;
+        };
+        if trusted.iter().any(|t| t.matches(file)) {
+            *w = weights::TRUSTED;
+        } else if bridge::is_nondet_model(file) {
             *w = NONDET_MODEL_WEIGHT;
         }
     }

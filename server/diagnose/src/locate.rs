@@ -140,7 +140,7 @@ impl Locator {
 }
 
 /// `path` relative to `root` with `/` separators when it lies under it.
-fn relative(root: &Path, path: &Path) -> String {
+pub(crate) fn relative(root: &Path, path: &Path) -> String {
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let (root, path) = (canon(root), canon(path));
     let rel: PathBuf = path

@@ -14,6 +14,11 @@
 //!   dependence over the function's instruction graph; called functions are
 //!   not counted), and at least its own weight.
 
+/// The weight that marks a statement of the specification (a unit test's
+/// code, a framework's model): it gets no health literal at all, so no
+/// diagnosis can blame it (see `Formula::trusted`).
+pub const TRUSTED: u64 = u64::MAX;
+
 use faultlens_csem::ir::{visit, Builtin, Expr, ExprKind, Function, InitItem, InstrKind, Program};
 
 pub const LOGIC_WEIGHT: u64 = 1;
@@ -107,6 +112,7 @@ fn is_io(b: Builtin) -> bool {
             | AssertFail
             | Abort
             | Fopen
+            | Getenv
             | Fclose
             | Fgetc
             | Fscanf

@@ -13,12 +13,16 @@ use std::fmt::Write;
 pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
     let mut out = String::new();
     let n = report.diagnoses.len();
+    // One failing test is named by `explains` already.
+    let names = match report.failing_tests.as_slice() {
+        [_] => String::new(),
+        many => format!(" · {}", many.join(", ")),
+    };
     let _ = writeln!(
         out,
-        "{n} diagnos{} · each {} · {}",
+        "{n} diagnos{} · each {}{names}",
         if n == 1 { "is" } else { "es" },
         explains(report),
-        report.failing_tests.join(", ")
     );
     let shown = max.unwrap_or(usize::MAX).min(n);
     for (i, d) in report.diagnoses.iter().take(shown).enumerate() {

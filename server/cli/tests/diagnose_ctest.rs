@@ -1,0 +1,186 @@
+//! `faultlens diagnose` on CTest projects end to end: real CMake coverage
+//! builds, real unit-test frameworks (Check, Criterion from Debian's
+//! packages; a project's own runner with Unity's names) and plain test
+//! programs, each failing case run by the C model
+//! with the framework's model in place of the framework. The diagnosis
+//! names the library's faulty line with values verified by replay, never a
+//! line of the test code.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn diagnose_json(root: &Path) -> Value {
+    let out = faultlens(&[
+        "diagnose",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+        "--time-limit",
+        "30",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON document")
+}
+
+/// Every diagnosis' statements, `(file, line)`, in order.
+fn diagnosed(doc: &Value) -> Vec<Vec<(String, u64)>> {
+    doc["diagnoses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            d["statements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    (
+                        s["file"].as_str().unwrap().to_string(),
+                        s["line"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The diagnoses name the fault at `file:line`, with verified values for
+/// it, and no statement of the tests.
+fn assert_names_the_fault(doc: &Value, file: &str, line: u64) {
+    let all = diagnosed(doc);
+    assert!(
+        all.iter().any(|d| d.contains(&(file.to_string(), line))),
+        "{file}:{line} not among {all:?}"
+    );
+    for d in &all {
+        for (f, l) in d {
+            assert!(
+                !f.starts_with("tests/") && !f.starts_with(".faultlens/"),
+                "test code blamed: {f}:{l}"
+            );
+        }
+    }
+    let values: Vec<&Value> = doc["diagnoses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["angelic"].as_array().unwrap())
+        .filter(|a| a["file"] == file && a["line"] == line)
+        .collect();
+    assert!(
+        !values.is_empty(),
+        "no angelic value at {file}:{line}: {doc}"
+    );
+    assert!(values.iter().all(|a| a["verified"] == true), "{values:?}");
+}
+
+#[test]
+fn a_check_test_case_is_diagnosed_in_the_library() {
+    let dir = fixture("stack-check");
+    let doc = diagnose_json(dir.path());
+    assert_eq!(doc["failing_tests"], serde_json::json!(["stack::Max"]));
+    assert_names_the_fault(&doc, "src/stack.c", 38);
+}
+
+#[test]
+fn criterion_tests_are_diagnosed_with_their_suites_fixtures() {
+    // The suite's .init allocates the buffer each test appends to.
+    let dir = fixture("strbuf-criterion");
+    let doc = diagnose_json(dir.path());
+    let first = &diagnosed(&doc)[0];
+    assert_eq!(first, &[("src/strbuf.c".to_string(), 95)], "{doc}");
+    assert_names_the_fault(&doc, "src/strbuf.c", 95);
+}
+
+#[test]
+fn unity_tests_run_alone_and_a_hanging_one_says_why_it_is_left_out() {
+    // The project's runner has Unity's names; the model replaces it.
+    let dir = fixture("bitset-unity");
+    let doc = diagnose_json(dir.path());
+    assert_names_the_fault(&doc, "src/bitset.c", 41);
+    let skipped = doc["skipped_tests"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["name"] == "bitset::test_fill_everything"
+                && s["reason"].as_str().unwrap().contains("does not end")),
+        "{skipped:?}"
+    );
+}
+
+#[test]
+fn plain_ctest_programs_are_diagnosed_with_their_arguments() {
+    // Three executables fail; the one most failing tests run is diagnosed,
+    // and the others' tests say why they are not.
+    let dir = fixture("ringbuf-ctest");
+    let doc = diagnose_json(dir.path());
+    assert_names_the_fault(&doc, "src/ringbuf.c", 80);
+    let skipped = doc["skipped_tests"].as_array().unwrap();
+    assert!(
+        skipped.iter().any(|s| s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("one diagnosis models one executable")),
+        "{skipped:?}"
+    );
+}
+
+/// settings-check with one of its two faults fixed.
+fn settings_with_one_fault(fix_line: usize, wrong: &str, right: &str) -> tempfile::TempDir {
+    let dir = fixture("settings-check");
+    let source = dir.path().join("src/settings.c");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    assert!(
+        lines[fix_line - 1].contains(wrong),
+        "{}",
+        lines[fix_line - 1]
+    );
+    lines[fix_line - 1] = lines[fix_line - 1].replace(wrong, right);
+    std::fs::write(&source, lines.join("\n") + "\n").unwrap();
+    dir
+}
+
+#[test]
+fn a_floating_point_fault_gets_a_floating_angelic_value() {
+    // The percentage divides by 10: a value the assertion's comparisons
+    // steer (0.125 for "12.5%"), verified by replay.
+    let dir = settings_with_one_fault(94, "int line = 0;", "int line = 1;");
+    let doc = diagnose_json(dir.path());
+    assert_eq!(
+        doc["failing_tests"],
+        serde_json::json!(["settings::Percent"])
+    );
+    assert_names_the_fault(&doc, "src/settings.c", 177);
+    let values: Vec<&str> = doc["diagnoses"][0]["angelic"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["text"].as_str().unwrap())
+        .collect();
+    assert!(values.contains(&"0.125"), "{values:?}");
+}
+
+#[test]
+fn an_integer_fault_behind_allocation_hooks_is_explained_along_its_data_flow() {
+    // The line count starts at 0: the diagnosis changes the count or the
+    // line number it reports, with values verified by replay.
+    let dir = settings_with_one_fault(177, "d / 10.0", "d / 100.0");
+    let doc = diagnose_json(dir.path());
+    assert_eq!(
+        doc["failing_tests"],
+        serde_json::json!(["settings::Errors"])
+    );
+    let first = &diagnosed(&doc)[0];
+    let (file, line) = &first[0];
+    assert_eq!(file, "src/settings.c");
+    assert!([94, 103, 107].contains(line), "{first:?}");
+    assert_names_the_fault(&doc, "src/settings.c", *line);
+}

@@ -1,0 +1,297 @@
+//! Edge: the failing tests of a CTest project as the C model runs them.
+//! The model runs the program of one test executable: the objects it
+//! links (named by the `.gcda` paths in its bytes), compiled as the
+//! coverage build's `compile_commands.json` says. A unit-test case (a row
+//! `name::case` of the localization) runs with its framework's header and
+//! runner replaced by faultlens's model of them (`models/`), the case
+//! selected as the native run selects it; a plain CTest test runs its
+//! command line, environment and working directory. Either passes when it
+//! exits with status 0. The test code (the project's test-code globs, and
+//! any source that includes a framework's header) and the framework's
+//! model are the specification: their statements are never blamed.
+
+mod ctest_file;
+mod frameworks;
+mod objects;
+
+use crate::bridge::ModelTest;
+use crate::DiagnoseError;
+use ctest_file::CtestTest;
+use faultlens_confine::limits;
+use faultlens_core::results::{RunResults, TestRecord, Verdict};
+use faultlens_csem::compile_db::{self, Entry};
+use faultlens_csem::encode::Expected;
+use faultlens_csem::{SourceSpec, TestInput};
+use faultlens_workspace::{Project, WorkspaceError};
+use frameworks::{Framework, Selection};
+use std::path::Path;
+
+/// The build directory of faultlens's CMake coverage build, in `.faultlens/`.
+const CMAKE_BUILD: &str = "cmake-build";
+/// Where the frameworks' models are written, in `.faultlens/`.
+const MODELS: &str = "harness";
+/// The largest test executable read for its objects.
+const EXECUTABLE_LIMIT: u64 = 256 << 20;
+
+/// The failing tests of one test executable, ready for the model.
+pub struct ExecutableTests {
+    pub spec: SourceSpec,
+    /// Globs of files (relative to the project root, as the results name
+    /// them) whose statements are the specification.
+    pub trusted: Vec<String>,
+    pub tests: Vec<ModelTest>,
+    pub skipped: Vec<(String, String)>,
+}
+
+/// A failing row of the results and the CTest test it runs.
+struct Failing<'a> {
+    record: &'a TestRecord,
+    test: &'a CtestTest,
+    /// The unit-test case, for a row `name::case`.
+    case: Option<String>,
+}
+
+/// The failing tests of `results` in a CTest project, as the model runs
+/// them. One executable is diagnosed at a time (each is its own program):
+/// the one most failing tests run; the others' tests are skipped with
+/// that reason.
+pub fn ctest_tests(
+    project: &Project,
+    results: &RunResults,
+) -> Result<ExecutableTests, DiagnoseError> {
+    let work = project.work()?;
+    let build = work.join(CMAKE_BUILD);
+    let read = |p: &Path| {
+        let name = p.strip_prefix(work.path()).ok()?.to_str()?.to_string();
+        work.read(&name, limits::BUILD_DESCRIPTION)
+            .ok()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let declared = ctest_file::tests_under(&build, &read);
+    if declared.is_empty() {
+        return Err(DiagnoseError::NotModelled(format!(
+            "no CTest tests found in {} (run `faultlens localize` first)",
+            build.display()
+        )));
+    }
+    let mut skipped = Vec::new();
+    let mut failing = Vec::new();
+    for record in results.tests.iter().filter(|t| t.verdict == Verdict::Fail) {
+        let (name, case) = match record.name.split_once("::") {
+            Some((name, case)) => (name, Some(case.to_string())),
+            None => (record.name.as_str(), None),
+        };
+        match declared.iter().find(|t| t.name == name) {
+            Some(test) => failing.push(Failing { record, test, case }),
+            None => skipped.push((
+                record.name.clone(),
+                format!("the coverage build no longer declares the CTest test `{name}` (re-run `faultlens localize`)"),
+            )),
+        }
+    }
+    let Some(executable) = most_run_executable(&failing) else {
+        return Err(DiagnoseError::NotModelled(
+            "no failing CTest test runs a program".into(),
+        ));
+    };
+    // Every case of the executable, passing or failing (Criterion's runner
+    // is written from them).
+    let all_cases: Vec<String> = results
+        .tests
+        .iter()
+        .filter_map(|r| {
+            let (name, case) = r.name.split_once("::")?;
+            let t = declared.iter().find(|t| t.name == name)?;
+            (t.argv.first() == Some(&executable)).then(|| case.to_string())
+        })
+        .collect();
+    let program = program_of(project, &work, &build, &executable, &all_cases)?;
+    let mut tests = Vec::new();
+    for f in failing {
+        let name = f.record.name.clone();
+        if f.test.argv.first() != Some(&executable) {
+            skipped.push((name, format!("it runs another executable than {executable}; one diagnosis models one executable (the one most failing tests run)")));
+            continue;
+        }
+        if let Some(property) = &f.test.judged_by {
+            skipped.push((name, format!("its verdict depends on the CTest property {property}, which the model does not express")));
+            continue;
+        }
+        let mut input = TestInput {
+            args: f.test.argv[1..].to_vec(),
+            env: f.test.env.clone(),
+            ..TestInput::default()
+        };
+        if let Some(case) = f.case {
+            match program.framework.map(Framework::selection) {
+                Some(Selection::Variable(v)) => input.env.push((v.into(), case)),
+                Some(Selection::Option(o)) => input.args.extend([o.into(), case]),
+                None => {
+                    skipped.push((name, format!("it is a case of a unit-test framework the model does not run (it runs {})", Framework::ALL.map(Framework::name).join(", "))));
+                    continue;
+                }
+            }
+        }
+        tests.push(ModelTest {
+            name,
+            input,
+            expected: Expected {
+                stdout: None,
+                exit: 0,
+            },
+            program_name: executable.clone(),
+            cwd: f.test.cwd.clone(),
+            observed_stdout: f.record.stdout.clone(),
+            observed_stderr: f.record.stderr.clone(),
+            observed_exit: f.record.exit_code,
+            observed_signal: f.record.signal,
+        });
+    }
+    Ok(ExecutableTests {
+        spec: program.spec,
+        trusted: program.trusted,
+        tests,
+        skipped,
+    })
+}
+
+/// The executable (`argv[0]`) most failing tests run, the first on a tie.
+fn most_run_executable(failing: &[Failing]) -> Option<String> {
+    let mut best: Option<(&String, usize)> = None;
+    for f in failing {
+        let Some(exe) = f.test.argv.first() else {
+            continue;
+        };
+        let n = failing
+            .iter()
+            .filter(|g| g.test.argv.first() == Some(exe))
+            .count();
+        if best.is_none_or(|(_, m)| n > m) {
+            best = Some((exe, n));
+        }
+    }
+    best.map(|(e, _)| e.clone())
+}
+
+struct ExecutableProgram {
+    spec: SourceSpec,
+    trusted: Vec<String>,
+    /// The unit-test framework its test code includes, if any.
+    framework: Option<Framework>,
+}
+
+/// The sources of `executable`, a framework's model in place of the
+/// framework.
+fn program_of(
+    project: &Project,
+    work: &faultlens_confine::WorkDir,
+    build: &Path,
+    executable: &str,
+    cases: &[String],
+) -> Result<ExecutableProgram, DiagnoseError> {
+    let not = |m: String| DiagnoseError::NotModelled(m);
+    let bytes = faultlens_workspace::files::read_in_project(
+        &project.root,
+        Path::new(executable),
+        EXECUTABLE_LIMIT,
+    )
+    .map_err(|e| not(format!("cannot read the test executable {executable}: {e}")))?;
+    let db = build.join("compile_commands.json");
+    let entries = compile_db::entries(&db).map_err(|e| {
+        not(format!(
+            "{e} (faultlens's CMake coverage build writes it; re-run `faultlens localize`)"
+        ))
+    })?;
+    let linked = objects::entries_of(&entries, &objects::gcda_paths(&bytes));
+    if linked.is_empty() {
+        return Err(not(format!("none of the objects of {executable} is in {} (was it built by faultlens's coverage build?)", db.display())));
+    }
+    let texts: Vec<String> = linked.iter().map(|e| source_text(project, e)).collect();
+    // A framework the executable links whose header its sources include
+    // (a project's own `check.h` is not Check's).
+    let framework =
+        Framework::built_into(&bytes).filter(|f| texts.iter().any(|t| f.included_by(t)));
+    // The framework's own sources (vendored Unity) give way to its model.
+    let (linked, texts): (Vec<&Entry>, Vec<String>) = linked
+        .into_iter()
+        .zip(texts)
+        .filter(|(e, _)| {
+            !framework.is_some_and(|f| {
+                e.file
+                    .file_name()
+                    .is_some_and(|n| f.own_sources().iter().any(|s| n == *s))
+            })
+        })
+        .unzip();
+    let mut spec = compile_db::spec_of(build.to_path_buf(), linked.iter().copied());
+    // Test code, headers included (a test's own helpers), is trusted by
+    // the project's globs; a source that includes the framework, and the
+    // framework's model, by name.
+    let mut trusted = project.test_code_globs();
+    let exact = |p: &Path| glob::Pattern::escape(&crate::locate::relative(&project.root, p));
+    let header = match framework {
+        Some(f) => {
+            let (header, runner) = write_model(work, f, cases, &texts)?;
+            trusted.push(exact(&runner));
+            spec.sources.push(runner);
+            Some(header)
+        }
+        None => None,
+    };
+    for (e, text) in linked.iter().zip(&texts) {
+        let includes_framework = framework.is_some_and(|f| f.included_by(text));
+        if includes_framework {
+            trusted.push(exact(&e.file));
+        }
+        if let (true, Some(h)) = (includes_framework, &header) {
+            spec.source_flags.push((
+                e.file.clone(),
+                vec!["-include".into(), h.display().to_string()],
+            ));
+        }
+    }
+    Ok(ExecutableProgram {
+        spec,
+        trusted,
+        framework,
+    })
+}
+
+/// Writes framework `f`'s model to `.faultlens/harness/`: `(header, runner)`.
+fn write_model(
+    work: &faultlens_confine::WorkDir,
+    f: Framework,
+    cases: &[String],
+    texts: &[String],
+) -> Result<(std::path::PathBuf, std::path::PathBuf), DiagnoseError> {
+    let (header, runner) = f.model();
+    let mut runner = runner.to_string();
+    if f == Framework::Criterion {
+        let suites: Vec<String> = texts
+            .iter()
+            .flat_map(|t| frameworks::criterion_suites(t))
+            .collect();
+        runner.push_str(&frameworks::criterion_main(cases, &suites));
+    }
+    if f == Framework::Unity {
+        runner.push_str(&frameworks::unity_fixtures(texts));
+    }
+    let written = |name: String, text: &str| {
+        work.write_atomic(&format!("{MODELS}/{name}"), text.as_bytes())
+            .map_err(WorkspaceError::from)
+    };
+    work.dir(MODELS).map_err(WorkspaceError::from)?;
+    let model = f.model_name();
+    Ok((
+        written(format!("{model}.h"), header)?,
+        written(format!("{model}.c"), &runner)?,
+    ))
+}
+
+/// The source of `e`, when it lies in the project (else empty).
+fn source_text(project: &Project, e: &Entry) -> String {
+    faultlens_workspace::files::read_in_project(&project.root, &e.file, limits::SOURCE)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
