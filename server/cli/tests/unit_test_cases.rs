@@ -121,6 +121,48 @@ fn check_test_cases_are_rows_of_their_own() {
 }
 
 #[test]
+fn a_check_case_whose_every_test_fails_keeps_its_coverage() {
+    // Check ends a failing test's forked child with _exit, which skips the
+    // exit handler that writes the counters; faultlens's runtime writes
+    // them first, so the library lines the failing tests ran are theirs.
+    let dir = fixture("settings-check");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    let percent = entry(&doc, "src/settings.c", 177);
+    assert_eq!(percent["ef"], 1, "{percent}");
+    let results = results(dir.path());
+    let library = results["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|f| f["path"] == "src/settings.c")
+        .unwrap();
+    for row in ["settings::Errors", "settings::Percent"] {
+        let test = results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == row)
+            .unwrap();
+        assert_eq!(test["verdict"], "fail");
+        let covered = test["coverage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["file"] == library)
+            .map(|c| {
+                c["counts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|n| n.as_u64() > Some(0))
+                    .count()
+            })
+            .unwrap_or(0);
+        assert!(covered > 20, "{row} ran {covered} library lines");
+    }
+}
+
+#[test]
 fn cmocka_cases_are_chosen_through_the_runtime() {
     let dir = fixture("histogram-cmocka");
     let doc = localize_json(dir.path(), &["--top", "0"]);

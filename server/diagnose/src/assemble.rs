@@ -134,17 +134,17 @@ pub(crate) fn add_explaining(
     reported_stmts: &mut Vec<BTreeSet<StmtId>>,
 ) {
     for e in found {
-        let statement = locator.statement(e.stmt);
-        if bridge::is_nondet_model(&statement.file)
-            || reported_stmts
-                .iter()
-                .any(|s| s.len() == 1 && s.contains(&e.stmt))
+        let set: BTreeSet<StmtId> = e.stmts.iter().copied().collect();
+        let statements: Vec<_> = e.stmts.iter().map(|&s| locator.statement(s)).collect();
+        if statements.iter().any(|s| bridge::is_nondet_model(&s.file))
+            || reported_stmts.iter().any(|s| s.is_subset(&set))
         {
             continue;
         }
+        // A listed set holding this one is not minimal.
         let mut k = 0;
         while k < report.diagnoses.len() {
-            if reported_stmts[k].contains(&e.stmt) {
+            if reported_stmts[k].is_superset(&set) {
                 report.diagnoses.remove(k);
                 reported_stmts.remove(k);
             } else {
@@ -163,24 +163,26 @@ pub(crate) fn add_explaining(
             report.stats.angelic_unchecked += 1;
             Vec::new()
         };
-        let cost = joint.weight(e.stmt);
+        let cost = e.stmts.iter().map(|&s| joint.weight(s)).sum::<u64>();
         // Among the diagnoses of its cost, with the other single statements:
         // the check's find is a diagnosis like the search's own.
         let at = report
             .diagnoses
             .iter()
-            .position(|d| d.cost > cost || (d.cost == cost && d.statements.len() > 1))
+            .position(|d| {
+                d.cost > cost || (d.cost == cost && d.statements.len() > statements.len())
+            })
             .unwrap_or(report.diagnoses.len());
         report.diagnoses.insert(
             at,
             Diagnosis {
                 cost,
                 kind: DiagnosisKind::Minimal,
-                statements: vec![statement],
+                statements,
                 angelic,
             },
         );
-        reported_stmts.insert(at, BTreeSet::from([e.stmt]));
+        reported_stmts.insert(at, set);
         report.stats.suspects_explaining += 1;
     }
     relabel_by_cost(&mut report.diagnoses);

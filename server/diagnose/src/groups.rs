@@ -1,6 +1,7 @@
 //! Failing tests grouped by the expectation they violate, so that tests
 //! failing for different reasons (likely different faults) are told apart:
-//! an assertion (its location, from glibc's message on stderr), a crash (the
+//! an assertion (its location, from glibc's message on stderr, or from a
+//! unit-test framework's report of a failed assertion), a crash (the
 //! signal), the first stdout line that differs from the expected output, or
 //! the exit status.
 
@@ -20,6 +21,10 @@ pub struct Observed<'a> {
 /// The violated expectation of one failing test, as a short phrase.
 pub fn violation(t: &Observed) -> String {
     if let Some(at) = assertion_location(t.stderr) {
+        return format!("assertion at {at}");
+    }
+    let stdout = String::from_utf8_lossy(t.stdout);
+    if let Some(at) = framework_assertion(&stdout).or_else(|| framework_assertion(t.stderr)) {
         return format!("assertion at {at}");
     }
     if let Some(sig) = t.signal {
@@ -74,6 +79,31 @@ fn assertion_location(stderr: &str) -> Option<String> {
         return Some("an assert".into());
     }
     None
+}
+
+/// `file.c:31` from a unit-test framework's report of a failed assertion:
+/// Check's `FILE:LINE:F:case:test:0: ...`, CMocka's `[   LINE   ] ---
+/// FILE:LINE: error: ...`, Criterion's `[----] FILE:LINE: Assertion
+/// Failed`, Unity's `FILE:LINE:test:FAIL: ...`.
+fn framework_assertion(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let line = ["[   LINE   ] --- ", "[----] "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+            .unwrap_or(line);
+        let parts: Vec<&str> = line.splitn(5, ':').collect();
+        let [file, num, third, ..] = parts.as_slice() else {
+            return None;
+        };
+        let third = third.trim_start();
+        let failed = matches!(third, "F" | "E")
+            || third.starts_with("error")
+            || third.starts_with("Assertion Failed")
+            || parts.get(3).is_some_and(|p| p.starts_with("FAIL"));
+        let file = file.trim();
+        (failed && !file.is_empty() && num.parse::<u32>().is_ok())
+            .then(|| format!("{}:{num}", file.rsplit('/').next().unwrap_or(file)))
+    })
 }
 
 /// 1-based number of the first line where the outputs differ (a missing
@@ -131,5 +161,38 @@ mod tests {
         assert_eq!(g.len(), 2);
         assert_eq!(g[0].violation, "stdout line 1");
         assert_eq!(g[0].tests.len(), 2);
+    }
+
+    #[test]
+    fn a_unit_test_frameworks_failed_assertion_is_the_violation() {
+        let reports = [
+            (
+                "Running suite(s): S\n/p/tests/check_stack.c:67:F:Max:max_on_top:0: Assertion 'v == 5' failed\n",
+                "check_stack.c:67",
+            ),
+            (
+                "[ RUN      ] x\n[  ERROR   ] --- 0x1 != 0x2\n[   LINE   ] --- /p/tests/test_h.c:48: error: Failure!\n",
+                "test_h.c:48",
+            ),
+            (
+                "[----] ../../tests/test_strbuf.c:98: Assertion Failed\n",
+                "test_strbuf.c:98",
+            ),
+            (
+                "tests/test_bitset.c:48:test_count_every_word:FAIL: Expected 4 Was 3\n",
+                "test_bitset.c:48",
+            ),
+        ];
+        for (out, at) in reports {
+            let mut t = obs(out.as_bytes(), "", b"");
+            t.expected_stdout = None;
+            t.exit = Some(1);
+            assert_eq!(violation(&t), format!("assertion at {at}"), "{out}");
+        }
+        // A line that merely has numbers between colons is not one.
+        let mut t = obs(b"time 12:30:45 done\n", "", b"");
+        t.expected_stdout = None;
+        t.exit = Some(1);
+        assert_eq!(violation(&t), "exit status 1 (expected 0)");
     }
 }

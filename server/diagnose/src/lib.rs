@@ -327,7 +327,15 @@ pub fn diagnose_program(
     let phases = searched.phases();
     let (chosen, complete, stopped) = searched.chosen();
     let checked = check_suspects(
-        &ctx, &searched, &phases, &chosen, &locator, opts, &budget, &clock,
+        &ctx,
+        &searched,
+        &phases,
+        &chosen,
+        &locator,
+        opts,
+        report.groups.len(),
+        &budget,
+        &clock,
     )?;
     let active = phases::active_in(phases[0]);
     if active.is_empty() {
@@ -469,6 +477,7 @@ fn check_suspects<'p>(
     chosen: &[phases::Chosen],
     locator: &Locator,
     opts: &DiagnoseOptions,
+    groups: usize,
     budget: &Budget,
     clock: &Clock,
 ) -> Result<Option<(Joint<'p>, suspects::Checked)>, DiagnoseError> {
@@ -499,14 +508,18 @@ fn check_suspects<'p>(
         .collect();
     let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, locator)
         .into_iter()
-        .filter(|s| !found_alone.contains(s))
+        .filter(|s| !found_alone.contains(s) && ctx.weights.get(*s) != Some(&weights::TRUSTED))
         .collect();
     let total = candidates.len();
+    // Tests failing in different ways may fail through different faults:
+    // statements explaining some each may together explain all.
+    let cover_up_to = if groups > 1 { opts.max_size } else { 0 };
     let found = suspects::check(
         &mut fresh,
         &candidates,
         &clock.until(&PLAN.check),
         &clock.until(&PLAN.check_after_a_find),
+        cover_up_to,
         &mut |done| (ctx.progress)(DiagnoseProgress::Checking { done, total }),
     )
     .map_err(DiagnoseError::Solver)?;

@@ -25,10 +25,11 @@ use faultlens_maxsat::{Budget, SatAnswer, SatSession};
 use std::collections::btree_map::{BTreeMap, Entry};
 use std::time::Instant;
 
-/// A statement that alone explains every active test, with the values its
-/// instances take in each test's model.
+/// A statement that alone explains every active test (or a cover: a few
+/// statements each explaining some of the tests alone, together all),
+/// with the values their instances take in each test's model.
 pub struct Explaining {
-    pub stmt: StmtId,
+    pub stmts: Vec<StmtId>,
     /// Per joint test index (active tests only). Read when the model was
     /// found: a later candidate may encode the test afresh, and the model's
     /// literals would then name nothing.
@@ -71,11 +72,20 @@ const ROUNDS: [usize; 2] = [6, 48];
 /// Checks `candidates` in order until the budget runs out, or `once_found`
 /// does after a statement was found (what comes after the check, refining
 /// it, needs time too); `on_progress` gets the number decided.
+///
+/// With `cover_up_to` above 1 (tests that fail in different ways, which
+/// may be different faults), a candidate is checked on every test, not only
+/// until one refutes it, and when no statement explains them all, up to
+/// that many statements that each explain some tests alone and together
+/// all are reported as one diagnosis. That is sound for the health
+/// semantics: a statement free to change may keep its value in the tests
+/// the other one explains.
 pub fn check(
     joint: &mut Joint,
     candidates: &[StmtId],
     budget: &Budget,
     once_found: &Budget,
+    cover_up_to: usize,
     on_progress: &mut dyn FnMut(usize),
 ) -> Result<Checked, String> {
     let mut checker = Checker {
@@ -88,8 +98,10 @@ pub fn check(
         sessions: BTreeMap::new(),
         budget,
         sat_calls: 0,
+        covering: cover_up_to > 1,
     };
     let mut found: Vec<Explaining> = Vec::new();
+    let mut partial: Vec<(StmtId, BTreeMap<usize, Vec<Slot>>)> = Vec::new();
     let mut first = None;
     let mut decided = 0;
     // Announced before the first decision, which can take the whole budget.
@@ -102,7 +114,10 @@ pub fn check(
     for &stmt in candidates {
         match checker.consistent_flips(stmt, &concrete) {
             Some(slots) => {
-                found.push(Explaining { stmt, slots });
+                found.push(Explaining {
+                    stmts: vec![stmt],
+                    slots,
+                });
                 first.get_or_insert_with(Instant::now);
                 decided += 1;
                 on_progress(decided);
@@ -118,9 +133,13 @@ pub fn check(
             }
             match checker.check_one(stmt, rounds)? {
                 Outcome::Explains(slots) => {
-                    found.push(Explaining { stmt, slots });
+                    found.push(Explaining {
+                        stmts: vec![stmt],
+                        slots,
+                    });
                     first.get_or_insert_with(Instant::now);
                 }
+                Outcome::Partly(slots) => partial.push((stmt, slots)),
                 Outcome::Refuted => {}
                 Outcome::Undecided => {
                     undecided.push(stmt);
@@ -140,7 +159,17 @@ pub fn check(
             .map(|s| s.sat.sat_calls())
             .sum::<u64>();
     // Found in the second pass or the first: report in the candidates' order.
-    found.sort_by_key(|e| candidates.iter().position(|&c| c == e.stmt));
+    found.sort_by_key(|e| candidates.iter().position(|&c| c == e.stmts[0]));
+    if found.is_empty() {
+        partial.sort_by_key(|(s, _)| candidates.iter().position(|c| c == s));
+        let active: Vec<usize> = (0..checker.joint.tests.len())
+            .filter(|&i| checker.joint.tests[i].active)
+            .collect();
+        if let Some(cover) = cover(&partial, &active, cover_up_to) {
+            found.push(cover);
+            first.get_or_insert_with(Instant::now);
+        }
+    }
     Ok(Checked {
         found,
         first,
@@ -151,6 +180,8 @@ pub fn check(
 
 enum Outcome {
     Explains(BTreeMap<usize, Vec<Slot>>),
+    /// Explains these tests (not all), when covering.
+    Partly(BTreeMap<usize, Vec<Slot>>),
     Refuted,
     Undecided,
     Stopped,
@@ -163,6 +194,8 @@ struct Checker<'j, 'p> {
     budget: &'j Budget,
     /// SAT calls of sessions dropped.
     sat_calls: u64,
+    /// Check every test, for covers (see [`check`]).
+    covering: bool,
 }
 
 impl Checker<'_, '_> {
@@ -172,6 +205,7 @@ impl Checker<'_, '_> {
             return Ok(Outcome::Refuted);
         }
         let mut slots = BTreeMap::new();
+        let mut refuted = false;
         for k in 0..self.order.len() {
             let i = self.order[k];
             if !self.joint.tests[i].enc.complete() {
@@ -207,15 +241,22 @@ impl Checker<'_, '_> {
                     let enc = &self.joint.tests[i].enc;
                     slots.insert(i, enc.slots(&|l| holds(&model, l)));
                 }
+                Verdict::NotExplained if self.covering => refuted = true,
                 Verdict::NotExplained => {
                     self.order[..=k].rotate_right(1);
                     return Ok(Outcome::Refuted);
                 }
+                // Covering, a test left undecided counts as not explained.
+                Verdict::Undecided if self.covering && !slots.is_empty() => refuted = true,
                 Verdict::Undecided => return Ok(Outcome::Undecided),
                 Verdict::Stopped => return Ok(Outcome::Stopped),
             }
         }
-        Ok(Outcome::Explains(slots))
+        Ok(match (refuted, slots.is_empty()) {
+            (false, _) => Outcome::Explains(slots),
+            (true, true) => Outcome::Refuted,
+            (true, false) => Outcome::Partly(slots),
+        })
     }
 
     /// A concrete witness by consistent flips ([`consistent`]): it finds
@@ -239,6 +280,58 @@ impl Checker<'_, '_> {
                 .collect(),
         )
     }
+}
+
+/// Statements among `partial` (each explaining some of the `active` tests
+/// alone, in the candidates' order) that together explain them all: at
+/// most `up_to`, taken greedily (the one explaining most tests still
+/// unexplained, the earlier on a tie), none explaining only tests the
+/// others do. Each test's values are those of the first statement
+/// explaining it.
+fn cover(
+    partial: &[(StmtId, BTreeMap<usize, Vec<Slot>>)],
+    active: &[usize],
+    up_to: usize,
+) -> Option<Explaining> {
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut left: Vec<usize> = active.to_vec();
+    while !left.is_empty() {
+        if chosen.len() == up_to {
+            return None;
+        }
+        let (best, gain) = partial
+            .iter()
+            .enumerate()
+            .map(|(k, (_, s))| (k, left.iter().filter(|i| s.contains_key(i)).count()))
+            .max_by_key(|&(k, gain)| (gain, std::cmp::Reverse(k)))?;
+        if gain == 0 {
+            return None;
+        }
+        chosen.push(best);
+        left.retain(|i| !partial[best].1.contains_key(i));
+    }
+    // Drop a statement whose tests the others explain (subset-minimal).
+    let mut k = 0;
+    while k < chosen.len() {
+        let others: Vec<usize> = chosen.iter().copied().filter(|&c| c != chosen[k]).collect();
+        let redundant = active
+            .iter()
+            .all(|i| others.iter().any(|&c| partial[c].1.contains_key(i)));
+        if redundant && !others.is_empty() {
+            chosen.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    let mut slots = BTreeMap::new();
+    for &i in active {
+        let c = chosen.iter().find(|&&c| partial[c].1.contains_key(&i))?;
+        slots.insert(i, partial[*c].1[&i].clone());
+    }
+    Some(Explaining {
+        stmts: chosen.iter().map(|&c| partial[c].0).collect(),
+        slots,
+    })
 }
 
 /// What may change in a check: these statements (every other one healthy),
@@ -295,4 +388,41 @@ pub(crate) fn explained_by(
         }
     }
     Ok(Verdict::Undecided)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explaining(stmt: StmtId, tests: &[usize]) -> (StmtId, BTreeMap<usize, Vec<Slot>>) {
+        (stmt, tests.iter().map(|&t| (t, Vec::new())).collect())
+    }
+
+    #[test]
+    fn a_cover_takes_the_statement_explaining_most_and_drops_the_redundant() {
+        let partial = [
+            explaining(10, &[0]),
+            explaining(11, &[1]),
+            explaining(12, &[0, 1]),
+            explaining(13, &[2]),
+        ];
+        let found = cover(&partial, &[0, 1, 2], 3).expect("a cover");
+        assert_eq!(found.stmts, [12, 13]);
+        assert_eq!(found.slots.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+        // At most one statement: none covers all.
+        assert!(cover(&partial, &[0, 1, 2], 1).is_none());
+        // A test no statement explains: no cover.
+        assert!(cover(&partial, &[0, 1, 2, 3], 3).is_none());
+    }
+
+    #[test]
+    fn on_a_tie_the_earlier_candidate_goes_first_and_both_stay_when_needed() {
+        let partial = [
+            explaining(20, &[0, 1]),
+            explaining(21, &[1, 2]),
+            explaining(22, &[0, 2]),
+        ];
+        let found = cover(&partial, &[0, 1, 2], 3).expect("a cover");
+        assert_eq!(found.stmts, [20, 21]);
+    }
 }

@@ -446,6 +446,8 @@ impl<'a> Domain<'a> for Enc<'a> {
         let Some(TraceValue::Int { bits, .. }) = ev.value else {
             return Err(self.error("internal: switch without a value".into(), ins.range));
         };
+        // Before the value's slot (a trusted statement's value has none).
+        let slots_before = self.slots.len();
         let SVal::Int(rv) = self.relax(h, v, SlotRole::SwitchValue, Repr::of(ty)) else {
             return Err(self.error("internal: switch on a non-integer".into(), ins.range));
         };
@@ -454,7 +456,7 @@ impl<'a> Domain<'a> for Enc<'a> {
             stmt: ins.stmt,
             instance: self.cur_key.1,
             range: ins.range,
-            slots_before: self.slots.len() - 1,
+            slots_before,
             out_before: self.out.len(),
             kind: PointKind::Switch {
                 v: rv,

@@ -64,7 +64,9 @@ impl Enc<'_> {
             }
             _ => {
                 let (q, r) = self.cnf.bv_udivrem(&na, &nb);
-                let ub = self.cnf.bv_is_zero(&nb);
+                // The whole divisor: its low bits alone are zero for a
+                // divisor the bound rules out, on a path a model left.
+                let ub = self.cnf.bv_is_zero(b);
                 (if op == BinOp::Div { q } else { r }, ub)
             }
         };

@@ -58,7 +58,18 @@ pub fn tests_under(dir: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<Ct
                         }
                     }
                 }
-                "subdirs" => sub.extend(args.iter().map(|a| d.join(a))),
+                // Inside the build directory only (CMake writes relative
+                // names; a `..` or an absolute one is not its own).
+                "subdirs" => sub.extend(
+                    args.iter()
+                        .filter(|a| {
+                            let p = Path::new(a.as_str());
+                            p.is_relative()
+                                && p.components()
+                                    .all(|c| matches!(c, std::path::Component::Normal(_)))
+                        })
+                        .map(|a| d.join(a)),
+                ),
                 _ => {}
             }
         }

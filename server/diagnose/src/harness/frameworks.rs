@@ -127,8 +127,14 @@ pub fn includes(text: &str, header: &str) -> bool {
         let Some(name) = rest.trim_start().strip_prefix("include") else {
             return false;
         };
-        let name = name.trim();
-        name.len() > 2 && &name[1..name.len() - 1] == header
+        // `<name>` or `"name"`, whatever follows (a comment).
+        let name = name.trim_start();
+        let close = match name.chars().next() {
+            Some('<') => '>',
+            Some('"') => '"',
+            _ => return false,
+        };
+        name[1..].split(close).next() == Some(header) && name[1..].contains(close)
     })
 }
 
@@ -228,6 +234,46 @@ pub fn defines_function(text: &str, name: &str) -> bool {
     false
 }
 
+/// The first test of Check test case `tcase` its log names as failed
+/// (`FILE:LINE:F:tcase:test:0: ...`, `E` for an error).
+pub fn check_failing_test(output: &str, tcase: &str) -> Option<String> {
+    output.lines().find_map(|line| {
+        let parts: Vec<&str> = line.splitn(6, ':').collect();
+        match parts.as_slice() {
+            [_, num, "F" | "E", case, test, ..]
+                if num.parse::<u32>().is_ok() && *case == tcase && !test.is_empty() =>
+            {
+                Some(test.to_string())
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The Criterion tests of `text` (`suite/name`) that expect an exit status
+/// or a signal (`.exit_code = N`, `.signal = S`), which the model's
+/// expectation (exit status 0) does not express.
+pub fn criterion_expecting_exit(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("Test(") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "Test(".len()..];
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let args = rest.split(')').next().unwrap_or("");
+        let mut parts = args.split(',').map(str::trim);
+        let (Some(suite), Some(name)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if parts.any(|o| o.starts_with(".exit_code") || o.starts_with(".signal")) {
+            out.push(format!("{suite}/{name}"));
+        }
+    }
+    out
+}
+
 /// The suites `text` declares with `TestSuite(name, ...)`.
 pub fn criterion_suites(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -256,6 +302,10 @@ mod tests {
         assert!(Framework::Check.included_by("#include \"check.h\"\n"));
         assert!(Framework::Criterion.included_by("#include <criterion/criterion.h>\n"));
         assert!(!Framework::Check.included_by("#include <mycheck.h>\n// check.h\n"));
+        assert!(
+            Framework::Check.included_by("#include <check.h> // 测试\n#include <stdio.h> // ü\n")
+        );
+        assert!(!Framework::Check.included_by("#include <check.h\n#include \"ü"));
     }
 
     #[test]
@@ -269,6 +319,21 @@ mod tests {
         ));
         assert!(!defines_function("void tearDown(void);", "tearDown"));
         assert!(!defines_function("void my_setUp(void) {}", "setUp"));
+    }
+
+    #[test]
+    fn checks_log_names_the_failed_test_of_a_case() {
+        let log = "Running suite(s): S\n50%: Checks: 2\n\
+            /p/t.c:20:P:Errors:a:0: Passed\n/p/t.c:65:F:Errors:names_the_first_bad_line:0: Assertion 'bad == 3' failed\n";
+        assert_eq!(
+            check_failing_test(log, "Errors").as_deref(),
+            Some("names_the_first_bad_line")
+        );
+        assert_eq!(check_failing_test(log, "Other"), None);
+        let tests = criterion_expecting_exit(
+            "Test(io, exits, .exit_code = 2) {}\nTest(io, plain) {}\nTest(sig, dies, .init = s, .signal = SIGSEGV) {}\nTestSuite(x);",
+        );
+        assert_eq!(tests, ["io/exits", "sig/dies"]);
     }
 
     #[test]

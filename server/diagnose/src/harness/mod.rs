@@ -78,15 +78,11 @@ pub fn ctest_tests(
     let mut skipped = Vec::new();
     let mut failing = Vec::new();
     for record in results.tests.iter().filter(|t| t.verdict == Verdict::Fail) {
-        let (name, case) = match record.name.split_once("::") {
-            Some((name, case)) => (name, Some(case.to_string())),
-            None => (record.name.as_str(), None),
-        };
-        match declared.iter().find(|t| t.name == name) {
-            Some(test) => failing.push(Failing { record, test, case }),
+        match row_of(&declared, &record.name) {
+            Some((test, case)) => failing.push(Failing { record, test, case }),
             None => skipped.push((
                 record.name.clone(),
-                format!("the coverage build no longer declares the CTest test `{name}` (re-run `faultlens localize`)"),
+                "the coverage build no longer declares its CTest test (re-run `faultlens localize`)".into(),
             )),
         }
     }
@@ -101,9 +97,8 @@ pub fn ctest_tests(
         .tests
         .iter()
         .filter_map(|r| {
-            let (name, case) = r.name.split_once("::")?;
-            let t = declared.iter().find(|t| t.name == name)?;
-            (t.argv.first() == Some(&executable)).then(|| case.to_string())
+            let (t, case) = row_of(&declared, &r.name)?;
+            (t.argv.first() == Some(&executable)).then_some(case?)
         })
         .collect();
     let program = program_of(project, &work, &build, &executable, &all_cases)?;
@@ -124,6 +119,17 @@ pub fn ctest_tests(
             ..TestInput::default()
         };
         if let Some(case) = f.case {
+            if program.expecting_exit.contains(&case) {
+                skipped.push((name, "its Criterion test expects an exit status or a signal (`.exit_code`, `.signal`), which the model does not express".into()));
+                continue;
+            }
+            if program.framework == Some(Framework::Check) {
+                // One test of the case, as Check's fork mode runs it.
+                let output = format!("{}\n{}", f.record.stdout, f.record.stderr);
+                if let Some(test) = frameworks::check_failing_test(&output, &case) {
+                    input.env.push(("FAULTLENS_CHECK_TEST".into(), test));
+                }
+            }
             match program.framework.map(Framework::selection) {
                 Some(Selection::Variable(v)) => input.env.push((v.into(), case)),
                 Some(Selection::Option(o)) => input.args.extend([o.into(), case]),
@@ -156,6 +162,23 @@ pub fn ctest_tests(
     })
 }
 
+/// The CTest test a results row runs, and its unit-test case: a test of
+/// the row's name, else `name::case` of the longest declared name (a CTest
+/// name may hold `::` itself).
+fn row_of<'d>(declared: &'d [CtestTest], row: &str) -> Option<(&'d CtestTest, Option<String>)> {
+    if let Some(t) = declared.iter().find(|t| t.name == row) {
+        return Some((t, None));
+    }
+    declared
+        .iter()
+        .filter_map(|t| {
+            let case = row.strip_prefix(t.name.as_str())?.strip_prefix("::")?;
+            Some((t, case))
+        })
+        .max_by_key(|(t, _)| t.name.len())
+        .map(|(t, case)| (t, Some(case.to_string())))
+}
+
 /// The executable (`argv[0]`) most failing tests run, the first on a tie.
 fn most_run_executable(failing: &[Failing]) -> Option<String> {
     let mut best: Option<(&String, usize)> = None;
@@ -179,6 +202,8 @@ struct ExecutableProgram {
     trusted: Vec<String>,
     /// The unit-test framework its test code includes, if any.
     framework: Option<Framework>,
+    /// Criterion tests expecting an exit status or a signal.
+    expecting_exit: Vec<String>,
 }
 
 /// The sources of `executable`, a framework's model in place of the
@@ -224,7 +249,13 @@ fn program_of(
             })
         })
         .unzip();
+    // Each source with its own flags (a test target's mock headers or
+    // definitions must not reach the library's sources).
     let mut spec = compile_db::spec_of(build.to_path_buf(), linked.iter().copied());
+    spec.cflags.clear();
+    for e in &linked {
+        spec.source_flags.push((e.file.clone(), e.flags.clone()));
+    }
     // Test code, headers included (a test's own helpers), is trusted by
     // the project's globs; a source that includes the framework, and the
     // framework's model, by name.
@@ -251,10 +282,18 @@ fn program_of(
             ));
         }
     }
+    let expecting_exit = match framework {
+        Some(Framework::Criterion) => texts
+            .iter()
+            .flat_map(|t| frameworks::criterion_expecting_exit(t))
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(ExecutableProgram {
         spec,
         trusted,
         framework,
+        expecting_exit,
     })
 }
 

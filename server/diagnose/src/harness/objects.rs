@@ -6,23 +6,34 @@
 use faultlens_csem::compile_db::Entry;
 use std::path::{Path, PathBuf};
 
+/// The longest path read back from a `.gcda` suffix (Linux's PATH_MAX).
+const MAX_PATH: usize = 4096;
+/// Objects one executable is taken to link at most.
+const MAX_OBJECTS: usize = 10_000;
+
 /// The `.gcda` paths named in an executable's bytes, in order, each once.
 pub fn gcda_paths(executable: &[u8]) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let suffix = b".gcda";
     let mut from = 0;
     while let Some(at) = find(&executable[from..], suffix) {
         let end = from + at + suffix.len();
-        // The string runs back to the NUL (or other non-path byte) before it.
-        let start = executable[..end]
+        from = end;
+        // The string runs back to the NUL (or other non-path byte) before
+        // it, at most a path's length.
+        let window = end.saturating_sub(MAX_PATH)..end;
+        let start = executable[window.clone()]
             .iter()
             .rposition(|c| *c == 0 || !(c.is_ascii_graphic() || *c == b' '))
-            .map_or(0, |p| p + 1);
+            .map_or(window.start, |p| window.start + p + 1);
         let path = PathBuf::from(String::from_utf8_lossy(&executable[start..end]).into_owned());
-        if path.is_absolute() && !out.contains(&path) {
+        if path.is_absolute() && seen.insert(path.clone()) {
             out.push(path);
+            if out.len() == MAX_OBJECTS {
+                break;
+            }
         }
-        from = end;
     }
     out
 }

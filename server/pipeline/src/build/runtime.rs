@@ -5,8 +5,11 @@
 //! fatal signals (and SIGTERM, which faultlens sends on timeout) that write
 //! the counters with `__gcov_dump()` and then die of the same signal, so a
 //! crashing or hanging test keeps the coverage it gathered. With clang's
-//! coverage the handler calls `__llvm_profile_write_file()` instead. It
-//! also lets faultlens choose the one case a CMocka executable runs.
+//! coverage the handler calls `__llvm_profile_write_file()` instead. A
+//! process that ends with `_exit` skips the exit handler too (Check's
+//! forked child of a failing test does): the runtime's `_exit` writes the
+//! counters first. It also lets faultlens choose the one case a CMocka
+//! executable runs.
 
 use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
@@ -18,7 +21,24 @@ const SOURCE: &str = r#"/* Written by faultlens; linked into coverage builds onl
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 extern void DUMP(void);
+/* Set once exit() runs its handlers, which write the counters: an _exit
+   after them must not write them again. */
+static volatile int faultlens_exiting;
+static void faultlens_on_exit(void) { faultlens_exiting = 1; }
+/* Check ends the forked child of each test with _exit, which skips the
+   exit handlers: a failing test would lose its coverage. The executable's
+   _exit takes the place of glibc's (a shared library's call resolves to
+   it too); it writes the counters and ends the process as glibc's does. */
+void _exit(int status) {
+  if (!faultlens_exiting)
+    DUMP();
+  syscall(SYS_exit_group, status);
+  for (;;) {
+  }
+}
 static void faultlens_on_signal(int sig) {
   DUMP();
   signal(sig, SIG_DFL);
@@ -29,6 +49,7 @@ static void faultlens_on_signal(int sig) {
    reference is weak, so programs without CMocka link as before. */
 extern void cmocka_set_test_filter(const char *pattern) __attribute__((weak));
 __attribute__((constructor)) static void faultlens_runtime_init(void) {
+  atexit(faultlens_on_exit);
   const char *only = getenv("FAULTLENS_CMOCKA_TEST");
   if (only && cmocka_set_test_filter)
     cmocka_set_test_filter(only);

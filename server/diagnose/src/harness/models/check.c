@@ -129,31 +129,47 @@ void srunner_add_suite(SRunner *sr, Suite *s)
     *at = s;
 }
 
-static void faultlens_check_fixtures(TCase *tc, int checked, int setup)
+static void faultlens_check_setups(TCase *tc, int checked)
 {
     for (struct faultlens_check_fixture *f = tc->fixtures; f != NULL; f = f->next) {
-        SFun fn = setup ? f->setup : f->teardown;
-        if (f->checked == checked && fn != NULL)
-            fn();
+        if (f->checked == checked && f->setup != NULL)
+            f->setup();
     }
 }
 
+/* Teardowns run in the reverse order of their registration, as Check
+   keeps them. */
+static void faultlens_check_teardowns(struct faultlens_check_fixture *f, int checked)
+{
+    if (f == NULL)
+        return;
+    faultlens_check_teardowns(f->next, checked);
+    if (f->checked == checked && f->teardown != NULL)
+        f->teardown();
+}
+
+/* Check forks a process for each test (fork mode, its default): the
+   model runs one test of the case, FAULTLENS_CHECK_TEST, when it is set,
+   so that no test sees what another left in memory. */
 static void faultlens_check_run_case(SRunner *sr, TCase *tc)
 {
+    const char *only = getenv("FAULTLENS_CHECK_TEST");
     faultlens_check_case = tc->name;
-    faultlens_check_fixtures(tc, 0, 1);
+    faultlens_check_setups(tc, 0);
     for (struct faultlens_check_test *t = tc->tests; t != NULL; t = t->next) {
+        if (only != NULL && strcmp(only, t->test->name) != 0)
+            continue;
         for (int i = t->start; i < t->end; i++) {
             faultlens_check_test = t->test->name;
-            faultlens_check_fixtures(tc, 1, 1);
+            faultlens_check_setups(tc, 1);
             t->test->fn(i);
-            faultlens_check_fixtures(tc, 1, 0);
+            faultlens_check_teardowns(tc->fixtures, 1);
             sr->run++;
             printf("%s:%d:P:%s:%s:%d: Passed\n", t->test->file, t->test->line, tc->name,
                    t->test->name, i);
         }
     }
-    faultlens_check_fixtures(tc, 0, 0);
+    faultlens_check_teardowns(tc->fixtures, 0);
 }
 
 void srunner_run(SRunner *sr, const char *sname, const char *tcname, enum print_output mode)
@@ -161,15 +177,16 @@ void srunner_run(SRunner *sr, const char *sname, const char *tcname, enum print_
     (void)mode;
     const char *only = getenv("CK_RUN_CASE");
     const char *suite_only = getenv("CK_RUN_SUITE");
+    /* The environment chooses only where the arguments do not. */
+    if (sname == NULL)
+        sname = suite_only;
+    if (tcname == NULL)
+        tcname = only;
     for (Suite *s = sr->suites; s != NULL; s = s->next) {
         if (sname != NULL && strcmp(sname, s->name) != 0)
             continue;
-        if (suite_only != NULL && strcmp(suite_only, s->name) != 0)
-            continue;
         for (TCase *tc = s->cases; tc != NULL; tc = tc->next) {
             if (tcname != NULL && strcmp(tcname, tc->name) != 0)
-                continue;
-            if (only != NULL && strcmp(only, tc->name) != 0)
                 continue;
             faultlens_check_run_case(sr, tc);
         }
@@ -275,6 +292,9 @@ void faultlens_check_unsigned(int op, uintmax_t x, uintmax_t y, const char *file
 void faultlens_check_strings(int op, const char *x, const char *y, const char *file, int line,
                              const char *expression)
 {
+    /* A null string fails the assertion, as Check's does. */
+    if (x == NULL || y == NULL)
+        faultlens_check_expect(0, file, line, expression);
     int order = strcmp(x, y);
     faultlens_check_expect(faultlens_check_holds(op, (order > 0) - (order < 0)), file, line,
                            expression);
@@ -300,8 +320,9 @@ void faultlens_check_memory(int op, const void *x, const void *y, size_t size, c
 void faultlens_check_doubles(int op, double x, double y, double tolerance, const char *file,
                              int line, const char *expression)
 {
-    /* Comparisons only: the C model steers a floating value it leaves
-       free through comparisons, not through arithmetic on it. */
-    int close = x <= y + tolerance && x >= y - tolerance;
+    /* |y - x| < tolerance, as Check says, in comparisons only: the C model
+       steers a floating value it leaves free through comparisons, not
+       through arithmetic on it. */
+    int close = x < y + tolerance && x > y - tolerance;
     faultlens_check_expect(op == FAULTLENS_EQ ? close : !close, file, line, expression);
 }

@@ -19,7 +19,8 @@ int faultlens_cmocka_run(const struct CMUnitTest *tests, size_t count,
         const struct CMUnitTest *t = &tests[i];
         if (only != NULL && strcmp(only, t->name) != 0)
             continue;
-        void *state = t->initial_state != NULL ? t->initial_state : group_state;
+        /* The group's state when its setup made one, as CMocka does. */
+        void *state = group_state != NULL ? group_state : t->initial_state;
         printf("[ RUN      ] %s\n", t->name);
         if (t->setup_func != NULL && t->setup_func(&state) != 0) {
             fprintf(stderr, "[  ERROR   ] %s: the test's setup failed\n", t->name);

@@ -84,6 +84,11 @@ void faultlens_unity_unsigned(int equal, uintmax_t expected, uintmax_t actual, c
 void faultlens_unity_strings(const char *expected, const char *actual, const char *file,
                              int line)
 {
+    if (expected == NULL || actual == NULL) {
+        if (expected != actual)
+            faultlens_unity_fail("Expected and actual strings differ", file, line);
+        return;
+    }
     if (strcmp(expected, actual) != 0)
         faultlens_unity_fail("Expected and actual strings differ", file, line);
 }
@@ -104,6 +109,16 @@ void faultlens_unity_within(double delta, double expected, double actual, const 
 {
     double d = delta < 0 ? -delta : delta;
     if (!(actual <= expected + d && actual >= expected - d))
+        faultlens_unity_fail("Values Not Within Delta", file, line);
+}
+
+void faultlens_unity_int_within(uintmax_t delta, intmax_t expected, intmax_t actual,
+                                const char *file, int line)
+{
+    /* The distance as Unity measures it: unsigned, so it cannot overflow. */
+    uintmax_t d = actual > expected ? (uintmax_t)actual - (uintmax_t)expected
+                                    : (uintmax_t)expected - (uintmax_t)actual;
+    if (d > delta)
         faultlens_unity_fail("Values Not Within Delta", file, line);
 }
 

@@ -34,6 +34,8 @@ void faultlens_unity_memory(const void *expected, const void *actual, size_t siz
                             const char *file, int line);
 void faultlens_unity_within(double delta, double expected, double actual, const char *file,
                             int line);
+void faultlens_unity_int_within(uintmax_t delta, intmax_t expected, intmax_t actual,
+                                const char *file, int line);
 void faultlens_unity_ignore(void);
 
 #define UNITY_BEGIN() (UnityBegin(__FILE__), 0)
@@ -73,7 +75,7 @@ void faultlens_unity_ignore(void);
 #define TEST_ASSERT_EQUAL_HEX32(e, a) FAULTLENS_UNSIGNED_EQ((uint32_t)(e), (uint32_t)(a))
 #define TEST_ASSERT_EQUAL_HEX64(e, a) FAULTLENS_UNSIGNED_EQ((uint64_t)(e), (uint64_t)(a))
 #define TEST_ASSERT_EQUAL_CHAR(e, a) FAULTLENS_SIGNED_EQ((char)(e), (char)(a))
-#define TEST_ASSERT_NOT_EQUAL(e, a) faultlens_unity_signed(0, (intmax_t)(e), (intmax_t)(a), __FILE__, __LINE__)
+#define TEST_ASSERT_NOT_EQUAL(e, a) FAULTLENS_U((e) != (a), "Expected Not-Equal")
 #define TEST_ASSERT_NOT_EQUAL_INT(e, a) TEST_ASSERT_NOT_EQUAL(e, a)
 #define TEST_ASSERT_EQUAL_PTR(e, a) FAULTLENS_U((const void *)(e) == (const void *)(a), "Expected pointers to be equal")
 #define TEST_ASSERT_GREATER_THAN(t, a) FAULTLENS_U((intmax_t)(a) > (intmax_t)(t), "Expected greater than " #t)
@@ -82,7 +84,7 @@ void faultlens_unity_ignore(void);
 #define TEST_ASSERT_LESS_THAN_INT(t, a) TEST_ASSERT_LESS_THAN(t, a)
 #define TEST_ASSERT_GREATER_OR_EQUAL(t, a) FAULTLENS_U((intmax_t)(a) >= (intmax_t)(t), "Expected greater or equal to " #t)
 #define TEST_ASSERT_LESS_OR_EQUAL(t, a) FAULTLENS_U((intmax_t)(a) <= (intmax_t)(t), "Expected less or equal to " #t)
-#define TEST_ASSERT_INT_WITHIN(d, e, a) FAULTLENS_U((intmax_t)(a) - (intmax_t)(e) <= (intmax_t)(d) && (intmax_t)(e) - (intmax_t)(a) <= (intmax_t)(d), "Values Not Within Delta")
+#define TEST_ASSERT_INT_WITHIN(d, e, a) faultlens_unity_int_within((uintmax_t)(d), (intmax_t)(e), (intmax_t)(a), __FILE__, __LINE__)
 #define TEST_ASSERT_EQUAL_STRING(e, a) faultlens_unity_strings(e, a, __FILE__, __LINE__)
 #define TEST_ASSERT_EQUAL_STRING_MESSAGE(e, a, m) faultlens_unity_strings(e, a, __FILE__, __LINE__)
 #define TEST_ASSERT_EQUAL_MEMORY(e, a, len) faultlens_unity_memory(e, a, len, __FILE__, __LINE__)
