@@ -254,12 +254,19 @@ fn neovim_shows_the_diagnosis_of_a_program_reading_data_files() {
     if !nvim_available() {
         return;
     }
+    assert_neovim_shows_a_diagnosis("restock-file", "restock.c", 19, "shop");
+}
+
+/// Neovim, with the real server localizing and diagnosing `fixture`,
+/// hovers `file:line` with a value that makes `test` pass, and draws an
+/// inlay hint there.
+fn assert_neovim_shows_a_diagnosis(fixture: &str, file: &str, line: u32, test: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let root = copy_fixture("restock-file", &dir.path().canonicalize().unwrap());
-    let report = diagnosis_probe_at(&root.join("restock.c"), 19, true);
+    let root = copy_fixture(fixture, &dir.path().canonicalize().unwrap());
+    let report = diagnosis_probe_at(&root.join(file), line, true);
     let hover = report["hover"].as_str().unwrap();
     assert!(
-        hover.contains("restock.c:19") && hover.contains("makes shop pass"),
+        hover.contains(&format!("{file}:{line}")) && hover.contains(&format!("makes {test} pass")),
         "{report:#}"
     );
     assert!(
@@ -267,7 +274,7 @@ fn neovim_shows_the_diagnosis_of_a_program_reading_data_files() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|h| h["line"] == 18),
+            .any(|h| h["line"] == line - 1),
         "{report:#}"
     );
 }
@@ -280,20 +287,10 @@ fn neovim_shows_the_diagnosis_of_a_criterion_test_case() {
     // A CTest project: the server localizes one row per Criterion test and
     // diagnoses the failing ones in the C model, with the framework's model
     // in place of Criterion.
-    let dir = tempfile::tempdir().unwrap();
-    let root = copy_fixture("strbuf-criterion", &dir.path().canonicalize().unwrap());
-    let report = diagnosis_probe_at(&root.join("src/strbuf.c"), 95, true);
-    let hover = report["hover"].as_str().unwrap();
-    assert!(
-        hover.contains("src/strbuf.c:95") && hover.contains("makes strbuf::trim/both_sides pass"),
-        "{report:#}"
-    );
-    assert!(
-        report["inlay_hints"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|h| h["line"] == 94),
-        "{report:#}"
+    assert_neovim_shows_a_diagnosis(
+        "strbuf-criterion",
+        "src/strbuf.c",
+        95,
+        "strbuf::trim/both_sides",
     );
 }

@@ -142,22 +142,30 @@ fn main() {
                     .any(|s| s.file == *file && lines.contains(&s.line))
             })
         });
-        let Some(loaded) = loaded else {
+        let row = |vars: String, clauses: String, solvers: [String; 3]| {
             println!(
                 "{:<20} {:>5} {:>9.0} {:>9.0} {:>5} {:>8} {:>5} {:>8} {:>9} {:>6} {:>10} {:>10} {:>6}",
                 name,
                 r.failing_tests.len(),
-                median(first),
-                median(all),
+                median(first.clone()),
+                median(all.clone()),
                 r.diagnoses.len(),
                 if r.complete { "yes" } else { "no" },
                 if found { "yes" } else { "no" },
-                r.stats.variables,
-                r.stats.clauses,
+                vars,
+                clauses,
                 r.stats.paths,
-                "-",
-                "-",
-                "-",
+                solvers[0],
+                solvers[1],
+                solvers[2],
+            )
+        };
+        let Some(loaded) = loaded else {
+            let none = || "-".to_string();
+            row(
+                r.stats.variables.to_string(),
+                r.stats.clauses.to_string(),
+                [none(), none(), none()],
             );
             continue;
         };
@@ -210,21 +218,14 @@ fn main() {
             ),
             Err(_) => "no python-sat".into(),
         };
-        println!(
-            "{:<20} {:>5} {:>9.0} {:>9.0} {:>5} {:>8} {:>5} {:>8} {:>9} {:>6} {:>10.1} {:>10} {:>6}",
-            name,
-            r.failing_tests.len(),
-            median(first),
-            median(all),
-            r.diagnoses.len(),
-            if r.complete { "yes" } else { "no" },
-            if found { "yes" } else { "no" },
-            inst.n_vars(),
-            inst.hard().len(),
-            r.stats.paths,
-            median(oll),
-            rc2_text,
-            cost.map_or("?".into(), |c| c.to_string()),
+        row(
+            inst.n_vars().to_string(),
+            inst.hard().len().to_string(),
+            [
+                format!("{:.1}", median(oll)),
+                rc2_text,
+                cost.map_or("?".into(), |c| c.to_string()),
+            ],
         );
     }
 }
