@@ -184,3 +184,28 @@ fn an_integer_fault_behind_allocation_hooks_is_explained_along_its_data_flow() {
     assert!([94, 103, 107].contains(line), "{first:?}");
     assert_names_the_fault(&doc, "src/settings.c", *line);
 }
+
+#[test]
+fn a_framework_feature_outside_the_model_is_named_with_what_the_model_covers() {
+    // CMocka's mocks are not in its model: the refusal names the call and
+    // says what of CMocka is modelled (exit status 4, the ranking stands).
+    let dir = fixture("histogram-cmocka");
+    let test = dir.path().join("tests/test_histogram.c");
+    let text = std::fs::read_to_string(&test).unwrap();
+    let mocked = text.replacen(
+        "    assert_int_equal(h.counts[9], 1);",
+        "    assert_int_equal(h.counts[9], 1);\n    will_return(hist_total, 3);",
+        1,
+    );
+    assert_ne!(mocked, text);
+    std::fs::write(&test, mocked).unwrap();
+    let out = faultlens(&["diagnose", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("call to `will_return`")
+            && said.contains("test_histogram.c:")
+            && said.contains("not its other features such as mocks"),
+        "{said}"
+    );
+}

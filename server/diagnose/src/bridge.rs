@@ -3,7 +3,6 @@
 //! with its expected outcome.
 
 use crate::DiagnoseError;
-use faultlens_confine::limits;
 use faultlens_core::results::{RunResults, Verdict};
 use faultlens_csem::encode::Expected;
 use faultlens_csem::{RunOptions, SourceSpec, TestInput};
@@ -36,16 +35,7 @@ fn add_nondet_model(project: &Project, spec: &mut SourceSpec) -> Result<(), Stri
     let texts: Vec<String> = spec
         .sources
         .iter()
-        .map(|p| {
-            let abs = if p.is_absolute() {
-                p.clone()
-            } else {
-                spec.root.join(p)
-            };
-            faultlens_workspace::files::read_in_project(&spec.root, &abs, limits::SOURCE)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default()
-        })
+        .map(|p| crate::c_text::read_source(&spec.root, p))
         .collect();
     if !texts.iter().any(|t| nondet::uses_nondet(t)) || texts.iter().any(|t| defines_nondet(t)) {
         return Ok(());
@@ -58,23 +48,9 @@ fn add_nondet_model(project: &Project, spec: &mut SourceSpec) -> Result<(), Stri
 /// Whether a C text defines one of the free-input functions itself (then the
 /// native build's weak definitions give way to it, and the model's must too).
 fn defines_nondet(text: &str) -> bool {
-    let mut rest = text;
-    while let Some(at) = rest.find("__VERIFIER_nondet_") {
-        let after = &rest[at..];
-        let name_end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        let tail = after[name_end..].trim_start();
-        if let Some(params) = tail.strip_prefix('(') {
-            if let Some(close) = params.find(')') {
-                if params[close + 1..].trim_start().starts_with('{') {
-                    return true;
-                }
-            }
-        }
-        rest = &after[name_end..];
-    }
-    false
+    nondet::FUNCTIONS
+        .iter()
+        .any(|(name, _)| crate::c_text::defines_function(text, name))
 }
 
 fn program_spec(project: &Project) -> Result<SourceSpec, String> {

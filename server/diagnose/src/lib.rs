@@ -18,6 +18,7 @@
 mod angelic;
 mod assemble;
 pub mod bridge;
+mod c_text;
 mod consistent;
 mod cores;
 mod evidence;
@@ -223,17 +224,21 @@ pub fn diagnose_project(
         return Err(DiagnoseError::NoFailingTests);
     }
     let mut opts = opts.clone();
-    let (spec, tests, skipped) = if project.kind == faultlens_workspace::config::Kind::Ctest {
+    let (prog, tests, skipped) = if project.kind == faultlens_workspace::config::Kind::Ctest {
         let unit = harness::ctest_tests(project, results)?;
+        let prog = faultlens_csem::load(&unit.spec).map_err(|e| {
+            let e = e.to_string();
+            DiagnoseError::NotModelled(format!("{e}{}", unit.refusal_hint(&e)))
+        })?;
         opts.trusted_files.extend(unit.trusted);
-        (unit.spec, unit.tests, unit.skipped)
+        (prog, unit.tests, unit.skipped)
     } else {
         let (tests, skipped) = bridge::failing_tests(project, results)?;
         let spec = source_spec(project).map_err(DiagnoseError::NotModelled)?;
-        (spec, tests, skipped)
+        let prog =
+            faultlens_csem::load(&spec).map_err(|e| DiagnoseError::NotModelled(e.to_string()))?;
+        (prog, tests, skipped)
     };
-    let prog =
-        faultlens_csem::load(&spec).map_err(|e| DiagnoseError::NotModelled(e.to_string()))?;
     let (tests, skipped) = bridge::give_files(&prog, &project.root, tests, skipped);
     if opts.suspects.is_empty() {
         opts.suspects = spectrum_top_lines(results);

@@ -114,28 +114,8 @@ impl Framework {
 
     /// Whether C `text` includes this framework's header.
     pub fn included_by(self, text: &str) -> bool {
-        includes(text, self.header())
+        crate::c_text::includes(text, self.header())
     }
-}
-
-/// Whether C `text` has an `#include` of `header` (`<h>` or `"h"`).
-pub fn includes(text: &str, header: &str) -> bool {
-    text.lines().any(|line| {
-        let Some(rest) = line.trim_start().strip_prefix('#') else {
-            return false;
-        };
-        let Some(name) = rest.trim_start().strip_prefix("include") else {
-            return false;
-        };
-        // `<name>` or `"name"`, whatever follows (a comment).
-        let name = name.trim_start();
-        let close = match name.chars().next() {
-            Some('<') => '>',
-            Some('"') => '"',
-            _ => return false,
-        };
-        name[1..].split(close).next() == Some(header) && name[1..].contains(close)
-    })
 }
 
 /// The `main` a Criterion executable's model runs (Criterion's own comes
@@ -206,32 +186,9 @@ pub fn criterion_main(cases: &[String], suites: &[String]) -> String {
 pub fn unity_fixtures(texts: &[String]) -> String {
     ["setUp", "tearDown"]
         .iter()
-        .filter(|f| !texts.iter().any(|t| defines_function(t, f)))
+        .filter(|f| !texts.iter().any(|t| crate::c_text::defines_function(t, f)))
         .map(|f| format!("\nvoid {f}(void)\n{{\n}}\n"))
         .collect()
-}
-
-/// Whether C `text` defines function `name` (its name, a parameter list,
-/// then a body).
-pub fn defines_function(text: &str, name: &str) -> bool {
-    let mut rest = text;
-    while let Some(at) = rest.find(name) {
-        let before = rest[..at].chars().next_back();
-        let after = &rest[at + name.len()..];
-        rest = after;
-        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
-            continue;
-        }
-        let Some(params) = after.trim_start().strip_prefix('(') else {
-            continue;
-        };
-        if let Some(close) = params.find(')') {
-            if params[close + 1..].trim_start().starts_with('{') {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The first test of Check test case `tcase` its log names as failed
@@ -313,12 +270,6 @@ mod tests {
         let with = "void setUp(void)\n{\n    x = 0;\n}\nvoid test_a(void) { tearDown_helper(); }\n"
             .to_string();
         assert_eq!(unity_fixtures(&[with]), "\nvoid tearDown(void)\n{\n}\n");
-        assert!(defines_function(
-            "static void tearDown (void) {}",
-            "tearDown"
-        ));
-        assert!(!defines_function("void tearDown(void);", "tearDown"));
-        assert!(!defines_function("void my_setUp(void) {}", "setUp"));
     }
 
     #[test]

@@ -41,6 +41,24 @@ pub struct ExecutableTests {
     pub trusted: Vec<String>,
     pub tests: Vec<ModelTest>,
     pub skipped: Vec<(String, String)>,
+    /// The unit-test framework modelled, if any.
+    framework: Option<Framework>,
+}
+
+impl ExecutableTests {
+    /// What to add to the model's refusal of the program: a function it
+    /// does not know, called from a unit test, is likely a framework
+    /// feature its model leaves out (CMocka's `will_return`).
+    pub fn refusal_hint(&self, refusal: &str) -> String {
+        match self.framework {
+            Some(f) if refusal.contains("neither defined in the sources nor a modelled") => format!(
+                " (faultlens models {}'s test cases, fixtures and assertions, not its other features such as mocks; its model is in .faultlens/harness/{}.h)",
+                f.name(),
+                f.model_name()
+            ),
+            _ => String::new(),
+        }
+    }
 }
 
 /// A failing row of the results and the CTest test it runs.
@@ -159,6 +177,7 @@ pub fn ctest_tests(
         trusted: program.trusted,
         tests,
         skipped,
+        framework: program.framework,
     })
 }
 
@@ -232,7 +251,10 @@ fn program_of(
     if linked.is_empty() {
         return Err(not(format!("none of the objects of {executable} is in {} (was it built by faultlens's coverage build?)", db.display())));
     }
-    let texts: Vec<String> = linked.iter().map(|e| source_text(project, e)).collect();
+    let texts: Vec<String> = linked
+        .iter()
+        .map(|e| crate::c_text::read_source(&project.root, &e.file))
+        .collect();
     // A framework the executable links whose header its sources include
     // (a project's own `check.h` is not Check's).
     let framework =
@@ -326,11 +348,4 @@ fn write_model(
         written(format!("{model}.h"), header)?,
         written(format!("{model}.c"), &runner)?,
     ))
-}
-
-/// The source of `e`, when it lies in the project (else empty).
-fn source_text(project: &Project, e: &Entry) -> String {
-    faultlens_workspace::files::read_in_project(&project.root, &e.file, limits::SOURCE)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default()
 }
