@@ -234,3 +234,116 @@ fn not_covering_the_only_way_to_the_expected_output_is_unsatisfiable() {
     assert!(m.is_none(), "printing big needs puts(\"big\")");
     assert_eq!(te.paths(), 2);
 }
+
+/// A unit test's shape: trusted checks (the specification) after the code
+/// under test, the first one failing on the faulty value.
+const CHECKED: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+static void check(int holds) {
+    if (!holds) {
+        puts("check failed");
+        exit(1);
+    }
+}
+int main(int argc, char **argv) {
+    int total = atoi(argv[1]) * 2;
+    check(total == 9);
+    int next = total + 1;
+    check(next == 10);
+    puts("ok");
+    return 0;
+}
+"#;
+
+/// The statements of `lines`: the checks' code, trusted.
+fn on_lines(prog: &Program, lines: &[u32]) -> std::collections::BTreeSet<StmtId> {
+    prog.funcs
+        .iter()
+        .flat_map(|f| f.body.iter())
+        .filter(|i| lines.contains(&i.range.start.line))
+        .map(|i| i.stmt)
+        .collect()
+}
+
+#[test]
+fn a_failing_trusted_check_is_forced_to_pass_on_the_root_path() {
+    let (_d, prog, _b) = program(CHECKED);
+    let fault = stmt_at(&prog, 10, |k| matches!(k, InstrKind::Init(..)));
+    let one_path = EncodeOptions {
+        max_paths: 1,
+        ..EncodeOptions::default()
+    };
+    let test = input(&["3"]);
+    // Untrusted checks: the root is the run's own path, which ends in the
+    // failed check; no value of `total` passes along it alone.
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(&mut f, &prog, &test, &expect("ok\n"), &one_path).unwrap();
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == fault);
+    assert!(m.is_none(), "the own path ends in `check failed`");
+    // Trusted checks: both failing checks are forced to pass on the root,
+    // so the one path holds the fix: `total` = 9.
+    let mut f = Formula::new();
+    f.trusted = on_lines(&prog, &[4, 5, 6, 11, 13]);
+    let mut te = TestEncoding::new(&mut f, &prog, &test, &expect("ok\n"), &one_path).unwrap();
+    assert_eq!(te.paths(), 1);
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == fault);
+    let m = m.expect("the root path passes with another `total`");
+    let slots = te.slots(&|l| m.lit(l));
+    assert_eq!(slots.len(), 1);
+    assert_eq!(slots[0].value(), 9);
+    assert_eq!(replay(&prog, &test, &slots), "ok\n");
+}
+
+#[test]
+fn a_test_that_passes_as_it_ran_keeps_its_own_run_as_the_root() {
+    let (_d, prog, _b) = program(CHECKED);
+    let mut f = Formula::new();
+    f.trusted = on_lines(&prog, &[4, 5, 6, 11, 13]);
+    // A test expecting the check to fail: forcing the check would leave
+    // the expected outcome, so the root is the own run, which meets it.
+    let fails = Expected {
+        stdout: Some(b"check failed\n".to_vec()),
+        exit: 1,
+    };
+    let one_path = EncodeOptions {
+        max_paths: 1,
+        ..EncodeOptions::default()
+    };
+    let mut te = TestEncoding::new(&mut f, &prog, &input(&["3"]), &fails, &one_path).unwrap();
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|_| false);
+    assert!(m.is_some(), "the own run meets the expectation unchanged");
+}
+
+const GUARDED: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+static void check(int holds) {
+    if (!holds)
+        exit(1);
+}
+int main(int argc, char **argv) {
+    int *p = argc > 5 ? &argc : NULL;
+    check(p != NULL);
+    check(*p == 6);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_check_guarding_undefined_behaviour_is_not_forced() {
+    let (_d, prog, _b) = program(GUARDED);
+    let mut f = Formula::new();
+    f.trusted = on_lines(&prog, &[4, 5, 9, 10]);
+    // Forced past `p != NULL`, the run would dereference null: the root
+    // stays the own run, which the model can encode.
+    let te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &input(&["1"]),
+        &Expected {
+            stdout: None,
+            exit: 0,
+        },
+        &EncodeOptions::default(),
+    );
+    assert!(te.is_ok(), "{:?}", te.err());
+}

@@ -9,7 +9,7 @@
 
 use crate::bridge::ModelTest;
 use faultlens_csem::encode::{apply_slots, Slot, SlotRole};
-use faultlens_csem::{run, Outcome, Program, RunResult};
+use faultlens_csem::{run, Program, RunResult};
 
 /// Slots shrunk one at a time at most (each costs one replay).
 const MAX_SHRINK: usize = 256;
@@ -34,19 +34,7 @@ pub fn replay_passes(prog: &Program, test: &ModelTest, slots: &[Slot]) -> bool {
 
 /// Whether a run ends as the test expects.
 pub fn passes(r: &RunResult, test: &ModelTest) -> bool {
-    let code = match r.outcome {
-        Outcome::Exited(c) => c,
-        Outcome::Signaled(s) => 128 + s,
-        _ => return false,
-    };
-    let exit_ok = code == test.expected.exit
-        || (matches!(r.outcome, Outcome::Signaled(6)) && test.expected.exit == -6);
-    exit_ok
-        && test
-            .expected
-            .stdout
-            .as_ref()
-            .is_none_or(|want| *want == r.stdout)
+    test.expected.met_by(r)
 }
 
 /// Replays the model's values; on success shrinks them.

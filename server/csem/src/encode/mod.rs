@@ -11,6 +11,7 @@
 //! hard constraints. Unexplored paths are not encoded: a solution that needs
 //! another path is an angelic branch for the next layer to explore.
 
+mod checks;
 mod domain;
 mod host;
 mod memory;
@@ -21,7 +22,7 @@ mod paths;
 pub use paths::{apply_slots, Divergence, EncodeOptions, Formula, Slot, SlotRole, TestEncoding};
 
 use crate::bv::{Bv, Cnf};
-use crate::interp::{run, Outcome, Overrides, RunOptions, TestInput, TraceEvent};
+use crate::interp::{run, Outcome, Overrides, RunResult, TestInput, TraceEvent};
 use crate::ir::*;
 use crate::types::{IntKind, Type};
 use memory::{SMem, SPtr, SVal};
@@ -35,6 +36,21 @@ pub struct Expected {
     /// Expected stdout; not constrained when absent.
     pub stdout: Option<Vec<u8>>,
     pub exit: i32,
+}
+
+impl Expected {
+    /// Whether a run ends as expected: its exit status (128 + the signal
+    /// for a killed run; -6 expects an abort) and, if given, its stdout.
+    pub fn met_by(&self, r: &RunResult) -> bool {
+        let code = match r.outcome {
+            Outcome::Exited(c) => c,
+            Outcome::Signaled(s) => 128 + s,
+            _ => return false,
+        };
+        let exit_ok =
+            code == self.exit || (matches!(r.outcome, Outcome::Signaled(6)) && self.exit == -6);
+        exit_ok && self.stdout.as_ref().is_none_or(|want| *want == r.stdout)
+    }
 }
 
 /// The encoding of one test run.
@@ -286,18 +302,7 @@ pub(crate) fn encode_path(
         nondet: inputs.nondet.clone(),
         ..test.clone()
     };
-    let opts = RunOptions {
-        trace: true,
-        max_trace: usize::MAX,
-        max_steps,
-        overrides: inputs.overrides.clone(),
-        output_overrides: inputs.out.clone(),
-        expr_overrides: inputs.expr.clone(),
-        // Draws beyond the test's values are inputs the solver chooses anyway.
-        nondet_fill: Some(0),
-        ..RunOptions::default()
-    };
-    let r = run(prog, test, &opts);
+    let r = run(prog, test, &checks::run_options(inputs, max_steps));
     match &r.outcome {
         Outcome::RuntimeError {
             message, location, ..

@@ -280,7 +280,7 @@ impl TestEncoding {
         expected: &Expected,
         opts: &EncodeOptions,
     ) -> E<Self> {
-        let inputs = RunInputs::of(test);
+        let inputs = super::checks::root_inputs(prog, test, expected, &f.trusted, opts.max_steps);
         let parts = encode_path(
             f,
             prog,
