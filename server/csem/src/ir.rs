@@ -455,6 +455,28 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `stmt` of `func` is a condition and nothing else (a `for`'s
+    /// header also initialises and steps): its trace values are directions.
+    pub fn is_condition(&self, func: FuncId, stmt: StmtId) -> bool {
+        let Some(f) = self.funcs.get(func) else {
+            return false;
+        };
+        let mut any = false;
+        let only_branches = f
+            .body
+            .iter()
+            .filter(|i| i.stmt == stmt)
+            .all(|i| match i.kind {
+                InstrKind::Branch { .. } => {
+                    any = true;
+                    true
+                }
+                InstrKind::Jump(_) => true,
+                _ => false,
+            });
+        any && only_branches
+    }
+
     pub fn location(&self, r: SrcRange) -> String {
         let file = self
             .files

@@ -124,6 +124,16 @@ impl ModelTest {
             ..RunOptions::default()
         }
     }
+
+    /// The options of a traced run with `overrides` substituted.
+    pub fn traced(&self, overrides: faultlens_csem::Overrides) -> RunOptions {
+        RunOptions {
+            trace: true,
+            max_trace: usize::MAX,
+            overrides,
+            ..self.run_options()
+        }
+    }
 }
 
 /// The failing tests of `results`, looked up among the project's declared

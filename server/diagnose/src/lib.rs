@@ -21,8 +21,10 @@ pub mod bridge;
 mod c_text;
 mod consistent;
 mod cores;
+mod deltas;
 mod evidence;
 pub mod files;
+mod flips;
 pub mod groups;
 mod harness;
 mod joint;
@@ -32,7 +34,10 @@ pub mod plan;
 mod refine;
 pub mod search;
 mod suspects;
+#[cfg(test)]
+mod test_programs;
 pub mod weights;
+mod witnesses;
 
 pub use bridge::source_spec;
 pub use faultlens_core::diagnosis::DiagnosisReport;
@@ -325,7 +330,22 @@ pub fn diagnose_program(
         cancel,
         start,
     };
-    let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock)?;
+    // Between the searches: concrete witnesses of the spectrum's top
+    // statements (a few runs each), so a statement they find is reported
+    // however the search beyond the runs' own paths fares.
+    let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
+        .into_iter()
+        .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
+        .collect();
+    let trusted: BTreeSet<StmtId> = (0..weights.len())
+        .filter(|&s| weights[s] == weights::TRUSTED)
+        .collect();
+    let mut witnessed = None;
+    let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
+        let tests: Vec<&ModelTest> = encoded.iter().collect();
+        let until = clock.until(&PLAN.witnesses);
+        witnessed = Some(witnesses::find(prog, &tests, &trusted, &candidates, &until));
+    })?;
     for (name, reason) in &searched.skipped {
         skip(&mut report, name, reason.clone());
     }
@@ -336,10 +356,13 @@ pub fn diagnose_program(
         &searched,
         &phases,
         &chosen,
-        &locator,
+        Suspects {
+            candidates: &candidates,
+            trusted: &trusted,
+            witnessed,
+        },
         opts,
         report.groups.len(),
-        &budget,
         &clock,
     )?;
     let active = phases::active_in(phases[0]);
@@ -469,28 +492,36 @@ fn diagnosable(
     tests
 }
 
+/// The statements the spectrum-guided check takes, and the concrete
+/// witnesses found for them between the searches.
+struct Suspects<'a> {
+    candidates: &'a [StmtId],
+    trusted: &'a BTreeSet<StmtId>,
+    witnessed: Option<witnesses::Witnessed>,
+}
+
 /// The plan's spectrum-guided check, when the last search stopped
 /// unfinished (not at the user's limit of diagnoses): the spectrum's top
 /// lines one statement at a time, on a formula of its own (the search's may
 /// have used up the tests' path bounds), leaving out statements the
-/// reported search already found alone.
+/// reported search already found alone. The witnesses found between the
+/// searches stand for the tests they were found for (found again for
+/// others); with the budget spent, they are all the check has.
 #[allow(clippy::too_many_arguments)]
 fn check_suspects<'p>(
     ctx: &phases::PhaseContext<'p>,
     searched: &phases::Searched<'p>,
     phases: &[&phases::Phase<'p>],
     chosen: &[phases::Chosen],
-    locator: &Locator,
+    suspects: Suspects,
     opts: &DiagnoseOptions,
     groups: usize,
-    budget: &Budget,
     clock: &Clock,
 ) -> Result<Option<(Joint<'p>, suspects::Checked)>, DiagnoseError> {
     let last_searched = searched.last();
     if last_searched.found.complete
         || last_searched.found.found.len() >= opts.max_diagnoses
         || opts.suspects.is_empty()
-        || budget.exhausted().is_some()
     {
         return Ok(None);
     }
@@ -511,10 +542,23 @@ fn check_suspects<'p>(
         .filter(|s| s.len() == 1)
         .map(|s| s[0])
         .collect();
-    let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, locator)
-        .into_iter()
-        .filter(|s| !found_alone.contains(s) && ctx.weights.get(*s) != Some(&weights::TRUSTED))
+    let candidates: Vec<StmtId> = suspects
+        .candidates
+        .iter()
+        .copied()
+        .filter(|s| !found_alone.contains(s))
         .collect();
+    let tests: Vec<&ModelTest> = fresh.tests.iter().map(|t| &t.test).collect();
+    let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+    let witnessed = match suspects.witnessed {
+        Some(w) if w.tests == names => w.among(&candidates),
+        _ => {
+            // Runs at most a quarter of the check's time (a long-running
+            // program makes every run count).
+            let until = clock.until(&PLAN.check).share_of_rest(0.25);
+            witnesses::find(ctx.prog, &tests, suspects.trusted, &candidates, &until)
+        }
+    };
     let total = candidates.len();
     // Tests failing in different ways may fail through different faults:
     // statements explaining some each may together explain all.
@@ -522,6 +566,7 @@ fn check_suspects<'p>(
     let found = suspects::check(
         &mut fresh,
         &candidates,
+        witnessed,
         &clock.until(&PLAN.check),
         &clock.until(&PLAN.check_after_a_find),
         cover_up_to,

@@ -86,13 +86,15 @@ pub(crate) fn which_reported(
     }
 }
 
-/// Runs the plan's two searches over `tests`.
+/// Runs the plan's two searches over `tests`; `between` runs after the
+/// first with the tests the second takes.
 pub(crate) fn search_phases<'p>(
     ctx: &PhaseContext<'p>,
     tests: &[ModelTest],
     opts: &DiagnoseOptions,
     whole: &Budget,
     clock: &Clock,
+    between: &mut dyn FnMut(&[ModelTest]),
 ) -> Result<Searched<'p>, DiagnoseError> {
     // Phase 1: each test along its own run's path. Phase 2: paths explored
     // on demand; it supersedes phase 1 when it finishes.
@@ -108,6 +110,7 @@ pub(crate) fn search_phases<'p>(
     // run's path (e.g. a failed assert, whose own path ends in the abort)
     // may still be explained along another, so phase 2 gets it back.
     let encoded: Vec<ModelTest> = own.joint.tests.iter().map(|t| t.test.clone()).collect();
+    between(&encoded);
     let explore = opts.max_paths_per_test > 1 && whole.exhausted().is_none();
     let mut ex_skipped = Vec::new();
     let explored = if explore && !encoded.is_empty() {

@@ -20,6 +20,7 @@ pub struct Step {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plan {
     pub own_paths: Step,
+    pub witnesses: Step,
     pub explored_paths: Step,
     pub check: Step,
     /// The check's end once it has found a statement that explains every
@@ -35,6 +36,11 @@ pub const PLAN: Plan = Plan {
         name: "search along the failing runs' own paths",
         explores: "each failing test held to its own run's path: a model leaving it is refuted at once, no path is encoded; quick, and every diagnosis it finds is real",
         until: 0.3,
+    },
+    witnesses: Step {
+        name: "concrete witnesses",
+        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once",
+        until: 0.35,
     },
     explored_paths: Step {
         name: "search with paths explored on demand",
@@ -72,9 +78,10 @@ const _: () = {
 
 impl Plan {
     /// The steps in the order they run.
-    pub fn steps(&self) -> [&Step; 6] {
+    pub fn steps(&self) -> [&Step; 7] {
         [
             &self.own_paths,
+            &self.witnesses,
             &self.explored_paths,
             &self.check_after_a_find,
             &self.check,

@@ -7,17 +7,16 @@
 //! test pass (all other statements healthy, paths explored on demand) is a
 //! diagnosis, and a subset-minimal one, since no test passes unchanged.
 //!
-//! Each candidate is first given a concrete try, without SAT: flipping it
-//! through a table keyed by its operands in the interpreter
-//! ([`crate::consistent`]); that finds the conditions that must change at
-//! many instances, where path exploration meets one new path per flip.
+//! Each candidate is first given a concrete try, without SAT
+//! ([`crate::witnesses`]: flips found by running the tests); that finds the
+//! conditions that must change at many instances, where path exploration
+//! meets one new path per flip. The SAT check takes the candidates left.
 //!
 //! The tests share nothing but health literals, so "explains every test" is
 //! checked test by test, each in its own incremental SAT session.
 
-use crate::bridge::ModelTest;
-use crate::consistent;
 use crate::joint::{holds, Joint};
+use crate::witnesses::Witnessed;
 use faultlens_csem::encode::Slot;
 use faultlens_csem::ir::StmtId;
 use faultlens_maxsat::rustsat::types::{Assignment, Lit};
@@ -69,7 +68,8 @@ pub(crate) enum Verdict {
 /// at each one).
 const ROUNDS: [usize; 2] = [6, 48];
 
-/// Checks `candidates` in order until the budget runs out, or `once_found`
+/// Checks `candidates` in order (those `witnessed` decided already, for
+/// the joint's active tests in order, are not checked again) until the budget runs out, or `once_found`
 /// does after a statement was found (what comes after the check, refining
 /// it, needs time too); `on_progress` gets the number decided.
 ///
@@ -83,6 +83,7 @@ const ROUNDS: [usize; 2] = [6, 48];
 pub fn check(
     joint: &mut Joint,
     candidates: &[StmtId],
+    witnessed: Witnessed,
     budget: &Budget,
     once_found: &Budget,
     cover_up_to: usize,
@@ -100,31 +101,16 @@ pub fn check(
         sat_calls: 0,
         covering: cover_up_to > 1,
     };
-    let mut found: Vec<Explaining> = Vec::new();
     let mut partial: Vec<(StmtId, BTreeMap<usize, Vec<Slot>>)> = Vec::new();
-    let mut first = None;
-    let mut decided = 0;
     // Announced before the first decision, which can take the whole budget.
     on_progress(0);
-    // Concrete witnesses first: a few runs per candidate, where a SAT check
-    // can take seconds; and their values are consistent. At most a quarter
-    // of the time (a long-running program makes every run count).
-    let concrete = budget.share_of_rest(0.25);
-    let mut pending: Vec<StmtId> = Vec::new();
-    for &stmt in candidates {
-        match checker.consistent_flips(stmt, &concrete) {
-            Some(slots) => {
-                found.push(Explaining {
-                    stmts: vec![stmt],
-                    slots,
-                });
-                first.get_or_insert_with(Instant::now);
-                decided += 1;
-                on_progress(decided);
-            }
-            None => pending.push(stmt),
-        }
-    }
+    // Concrete witnesses first (see `witnesses`): the SAT check takes the
+    // statements they left.
+    let mut found = witnessed.found;
+    let mut first = witnessed.first;
+    let mut decided = found.len();
+    on_progress(decided);
+    let mut pending = witnessed.pending;
     'passes: for rounds in ROUNDS {
         let mut undecided = Vec::new();
         for stmt in pending {
@@ -257,28 +243,6 @@ impl Checker<'_, '_> {
             (true, true) => Outcome::Refuted,
             (true, false) => Outcome::Partly(slots),
         })
-    }
-
-    /// A concrete witness by consistent flips ([`consistent`]): it finds
-    /// what path exploration needs many rounds for (a condition wrong at
-    /// many instances, each flip a new path), at the cost of a few runs.
-    fn consistent_flips(
-        &self,
-        stmt: StmtId,
-        budget: &Budget,
-    ) -> Option<BTreeMap<usize, Vec<Slot>>> {
-        let tests: Vec<&ModelTest> = self
-            .order
-            .iter()
-            .map(|&i| &self.joint.tests[i].test)
-            .collect();
-        let found = consistent::witness(self.joint.prog(), &tests, stmt, budget)?;
-        Some(
-            found
-                .into_iter()
-                .map(|(k, slots)| (self.order[k], slots))
-                .collect(),
-        )
     }
 }
 

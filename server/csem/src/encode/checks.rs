@@ -14,7 +14,7 @@
 use super::paths::RunInputs;
 use super::Expected;
 use crate::interp::{run, Outcome, RunOptions, RunResult, TestInput, TraceEvent, TraceValue};
-use crate::ir::{InstrKind, Program, StmtId};
+use crate::ir::{Program, StmtId};
 use std::collections::BTreeSet;
 
 /// Checks forced to pass at most: a test with more failing checks keeps
@@ -22,9 +22,8 @@ use std::collections::BTreeSet;
 const MAX_FORCED_CHECKS: usize = 16;
 
 /// What `test`'s root path is run with: nothing substituted, or the
-/// failing checks among `trusted`'s branches forced to pass, as long as each
-/// forced run stays within the model (a forced check that guarded a null
-/// pointer leads to a run that does not).
+/// failing checks among `trusted`'s branches forced to pass
+/// ([`force_failing_checks`]).
 pub(crate) fn root_inputs(
     prog: &Program,
     test: &TestInput,
@@ -36,24 +35,64 @@ pub(crate) fn root_inputs(
     if trusted.is_empty() {
         return inputs;
     }
-    let mut r = run(prog, test, &run_options(&inputs, max_steps));
+    let opts = run_options(&inputs, max_steps);
+    let forced = force_failing_checks(prog, test, expected, trusted, &opts);
+    for (stmt, instance, bits) in forced.overrides {
+        inputs.overrides.insert(stmt, instance, bits);
+    }
+    inputs
+}
+
+/// A run's failing trusted checks forced to pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForcedChecks {
+    /// `(statement, instance, direction)` of each check forced, in order.
+    pub overrides: Vec<(StmtId, u32, u64)>,
+    /// Whether the run with them forced ends as expected.
+    pub passes: bool,
+}
+
+/// Forces the failing checks of the run `opts` makes (its overrides
+/// kept) to pass in turn: the last trusted branch taken before the run ends
+/// other than expected, then the next, as long as each forced run stays
+/// within the model (a forced check that guarded a null pointer leads to a
+/// run that does not) and at most [`MAX_FORCED_CHECKS`]. How many it takes
+/// measures how far a run is from passing: a unit test's failed assertions.
+pub fn force_failing_checks(
+    prog: &Program,
+    test: &TestInput,
+    expected: &Expected,
+    trusted: &BTreeSet<StmtId>,
+    opts: &RunOptions,
+) -> ForcedChecks {
+    let mut opts = RunOptions {
+        trace: true,
+        max_trace: usize::MAX,
+        ..opts.clone()
+    };
+    let mut r = run(prog, test, &opts);
+    let mut overrides = Vec::new();
     for _ in 0..MAX_FORCED_CHECKS {
-        if !modelled(&r) || expected.met_by(&r) {
+        if !modelled(&r) || expected.met_by(&r) || trusted.is_empty() {
             break;
         }
-        let Some((stmt, instance, taken)) = last_check(prog, &r.trace, trusted, &inputs) else {
+        let Some((stmt, instance, taken)) = last_check(prog, &r.trace, trusted, &opts) else {
             break;
         };
-        let mut forced = inputs.clone();
+        let mut forced = opts.clone();
         forced.overrides.insert(stmt, instance, u64::from(!taken));
-        let next = run(prog, test, &run_options(&forced, max_steps));
+        let next = run(prog, test, &forced);
         if !modelled(&next) {
             break;
         }
-        inputs = forced;
+        overrides.push((stmt, instance, u64::from(!taken)));
+        opts = forced;
         r = next;
     }
-    inputs
+    ForcedChecks {
+        overrides,
+        passes: expected.met_by(&r),
+    }
 }
 
 /// The interpreter's options for a run with `inputs`, traced.
@@ -76,13 +115,13 @@ fn modelled(r: &RunResult) -> bool {
     !matches!(r.outcome, Outcome::RuntimeError { .. } | Outcome::StepLimit)
 }
 
-/// The last trusted branch the run took and `forced` does not force, as
+/// The last trusted branch the run took and `opts` does not force, as
 /// `(statement, instance, taken)`.
 fn last_check(
     prog: &Program,
     trace: &[TraceEvent],
     trusted: &BTreeSet<StmtId>,
-    forced: &RunInputs,
+    opts: &RunOptions,
 ) -> Option<(StmtId, u32, bool)> {
     trace.iter().rev().find_map(|ev| {
         let Some(TraceValue::Int { bits, .. }) = ev.value else {
@@ -90,31 +129,8 @@ fn last_check(
         };
         (trusted.contains(&ev.stmt)
             && bits <= 1
-            && !forced.overrides.0.contains_key(&(ev.stmt, ev.instance))
-            && is_branch(prog, ev))
+            && !opts.overrides.0.contains_key(&(ev.stmt, ev.instance))
+            && prog.is_condition(ev.func, ev.stmt))
         .then_some((ev.stmt, ev.instance, bits == 1))
     })
-}
-
-/// Whether the event is a branch's: its statement is a condition and
-/// nothing else (a `for`'s header also initialises and steps).
-fn is_branch(prog: &Program, ev: &TraceEvent) -> bool {
-    let Some(func) = prog.funcs.get(ev.func) else {
-        return false;
-    };
-    let mut kinds = func
-        .body
-        .iter()
-        .filter(|i| i.stmt == ev.stmt)
-        .map(|i| &i.kind);
-    let mut any = false;
-    let only_branches = kinds.all(|k| match k {
-        InstrKind::Branch { .. } => {
-            any = true;
-            true
-        }
-        InstrKind::Jump(_) => true,
-        _ => false,
-    });
-    any && only_branches
 }

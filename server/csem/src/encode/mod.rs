@@ -19,6 +19,7 @@ mod narrow;
 mod output;
 mod paths;
 
+pub use checks::{force_failing_checks, ForcedChecks};
 pub use paths::{apply_slots, Divergence, EncodeOptions, Formula, Slot, SlotRole, TestEncoding};
 
 use crate::bv::{Bv, Cnf};

@@ -1,0 +1,78 @@
+//! Concrete witnesses of the spectrum's top statements, found by running
+//! the failing tests rather than by SAT: a statement whose values, changed
+//! at some of its instances, make every failing test pass is a diagnosis
+//! at once (a subset-minimal one: no test passes unchanged). Three kinds
+//! are tried per statement: consistent flips ([`crate::consistent`]: the
+//! same function of its operands in every test), instance flips
+//! ([`crate::flips`]: a condition flipped where the run needs it) and
+//! off-by-one values ([`crate::deltas`]: every instance one more or one
+//! less). A
+//! statement costs a few runs where a SAT check can take seconds, so the
+//! plan tries them right after the first search, and the SAT check takes
+//! the statements left.
+
+use crate::bridge::ModelTest;
+use crate::suspects::Explaining;
+use crate::{consistent, deltas, flips};
+use faultlens_csem::ir::{Program, StmtId};
+use faultlens_maxsat::Budget;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+/// What the witnesses of some candidates showed.
+pub struct Witnessed {
+    /// The tests they were found for, by name: the keys of each find's
+    /// values index this list.
+    pub tests: Vec<String>,
+    pub found: Vec<Explaining>,
+    /// When the first was found.
+    pub first: Option<Instant>,
+    /// The candidates without a witness, in order, unless the budget ran
+    /// out first (then those not tried follow).
+    pub pending: Vec<StmtId>,
+}
+
+/// Looks for a witness of each of `candidates` in turn, on `tests` (their
+/// unit-test checks are the statements in `trusted`), within `budget`.
+pub fn find(
+    prog: &Program,
+    tests: &[&ModelTest],
+    trusted: &BTreeSet<StmtId>,
+    candidates: &[StmtId],
+    budget: &Budget,
+) -> Witnessed {
+    let mut out = Witnessed {
+        tests: tests.iter().map(|t| t.name.clone()).collect(),
+        found: Vec::new(),
+        first: None,
+        pending: Vec::new(),
+    };
+    for &stmt in candidates {
+        let slots: Option<BTreeMap<usize, _>> = consistent::witness(prog, tests, stmt, budget)
+            .or_else(|| flips::witness(prog, tests, stmt, trusted, budget))
+            .or_else(|| deltas::witness(prog, tests, stmt, budget));
+        match slots {
+            Some(slots) => {
+                out.found.push(Explaining {
+                    stmts: vec![stmt],
+                    slots,
+                });
+                out.first.get_or_insert_with(Instant::now);
+            }
+            None => out.pending.push(stmt),
+        }
+    }
+    out
+}
+
+impl Witnessed {
+    /// Only the finds and pending statements among `candidates`.
+    pub fn among(mut self, candidates: &[StmtId]) -> Self {
+        self.found.retain(|e| candidates.contains(&e.stmts[0]));
+        self.pending.retain(|s| candidates.contains(s));
+        if self.found.is_empty() {
+            self.first = None;
+        }
+        self
+    }
+}
