@@ -455,8 +455,9 @@ pub struct Program {
 }
 
 impl Program {
-    /// Whether `stmt` of `func` is a condition and nothing else (a `for`'s
-    /// header also initialises and steps): its trace values are directions.
+    /// Whether `stmt` of `func` is a condition (an `if`'s, a loop's; its
+    /// instructions a branch and the jump back): its trace values are
+    /// directions.
     pub fn is_condition(&self, func: FuncId, stmt: StmtId) -> bool {
         let Some(f) = self.funcs.get(func) else {
             return false;

@@ -11,7 +11,7 @@
 use crate::angelic;
 use crate::bridge::ModelTest;
 use faultlens_csem::encode::{Slot, SlotRole};
-use faultlens_csem::ir::{InstrKind, Program, StmtId};
+use faultlens_csem::ir::{ExprKind, InstrKind, Program, StmtId};
 use faultlens_csem::{run, Outcome, Overrides, TraceEvent, TraceValue};
 use faultlens_maxsat::Budget;
 use std::collections::BTreeMap;
@@ -64,24 +64,31 @@ pub fn witness(
     None
 }
 
-/// What `stmt`'s value is: a stored value or a returned one; `None` for a
-/// condition or anything else.
-fn role_of(prog: &Program, stmt: StmtId) -> Option<SlotRole> {
+/// What `stmt`'s value is (a stored value or a returned one), and what
+/// its traced value lacks of it: a postfix `x++` traces the old value and
+/// stores one more. `None` for a condition or anything else.
+fn role_of(prog: &Program, stmt: StmtId) -> Option<(SlotRole, i64)> {
     let ins = prog
         .funcs
         .iter()
         .flat_map(|f| &f.body)
         .find(|i| i.stmt == stmt)?;
     match &ins.kind {
-        InstrKind::Return(Some(_)) => Some(SlotRole::Return),
-        InstrKind::Expr(_) | InstrKind::Init(_, Some(_)) => Some(SlotRole::Value),
+        InstrKind::Return(Some(_)) => Some((SlotRole::Return, 0)),
+        InstrKind::Expr(e) => match e.kind {
+            ExprKind::IncDec {
+                prefix: false, inc, ..
+            } => Some((SlotRole::Value, if inc { 1 } else { -1 })),
+            _ => Some((SlotRole::Value, 0)),
+        },
+        InstrKind::Init(_, Some(_)) => Some((SlotRole::Value, 0)),
         _ => None,
     }
 }
 
 /// The instance's value shifted, as the slot that replays it; `None` for
 /// a value that is no integer.
-fn shifted(ev: &TraceEvent, shift: i64, role: SlotRole) -> Option<Slot> {
+fn shifted(ev: &TraceEvent, shift: i64, (role, traced_lacks): (SlotRole, i64)) -> Option<Slot> {
     let Some(TraceValue::Int { kind, bits }) = ev.value else {
         return None;
     };
@@ -96,7 +103,7 @@ fn shifted(ev: &TraceEvent, shift: i64, role: SlotRole) -> Option<Slot> {
         instance: ev.instance,
         range: ev.range,
         role,
-        bits: bits.wrapping_add(shift as u64) & mask,
+        bits: bits.wrapping_add((traced_lacks + shift) as u64) & mask,
         width,
         signed: kind.signed(),
         float: None,
@@ -144,12 +151,35 @@ int main(void)
     }
 
     #[test]
-    fn a_value_no_shift_mends_and_a_condition_have_no_witness() {
+    fn a_value_no_shift_mends_has_no_witness() {
         let (_dir, prog) = program(SPAN);
-        let n_of_values = on_lines(&prog, &[10], |k| matches!(k, InstrKind::Init(..)))[0];
+        let first_value = on_lines(&prog, &[10], |k| matches!(k, InstrKind::Init(..)))[0];
         let t = unit_test();
-        assert!(witness(&prog, &[&t], n_of_values, &Budget::unlimited()).is_none());
+        assert!(witness(&prog, &[&t], first_value, &Budget::unlimited()).is_none());
+    }
+
+    #[test]
+    fn a_postfix_increment_is_shifted_from_the_value_it_stores() {
+        // `counted++` traces the old value; one less than it stores undoes
+        // the extra count, one less than it traced would undo two.
+        let (_dir, prog) = program(
+            "int main(void)\n{\n    int counted = 0;\n    for (int i = 0; i < 3; i++)\n        counted++;\n    counted++;\n    return counted == 3 ? 0 : 1;\n}\n",
+        );
+        let extra = on_lines(&prog, &[6], |_| true)[0];
+        assert_eq!(role_of(&prog, extra), Some((SlotRole::Value, 1)));
+        let t = unit_test();
+        let found = witness(&prog, &[&t], extra, &Budget::unlimited()).expect("one less mends it");
+        assert_eq!(found[&0].len(), 1);
+        assert_eq!(found[&0][0].value(), 3);
+        assert!(angelic::replay_passes(&prog, &t, &found[&0]));
+    }
+
+    #[test]
+    fn conditions_and_declarations_without_a_value_have_no_role() {
+        let (_dir, prog) = program(SPAN);
         let guard = on_lines(&prog, &[12], |k| matches!(k, InstrKind::Branch { .. }))[0];
-        assert!(witness(&prog, &[&t], guard, &Budget::unlimited()).is_none());
+        assert_eq!(role_of(&prog, guard), None);
+        let span = on_lines(&prog, &[4], |_| true)[0];
+        assert_eq!(role_of(&prog, span), Some((SlotRole::Value, 0)));
     }
 }

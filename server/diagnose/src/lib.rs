@@ -343,7 +343,9 @@ pub fn diagnose_program(
     let mut witnessed = None;
     let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
         let tests: Vec<&ModelTest> = encoded.iter().collect();
-        let until = clock.until(&PLAN.witnesses);
+        // A third of the time left before the step's end at most: the
+        // search beyond the runs' own paths comes next.
+        let until = clock.until(&PLAN.witnesses).share_of_rest(WITNESS_SHARE);
         witnessed = Some(witnesses::find(prog, &tests, &trusted, &candidates, &until));
     })?;
     for (name, reason) in &searched.skipped {
@@ -492,6 +494,10 @@ fn diagnosable(
     tests
 }
 
+/// The share of the time left before the witnesses' step ends that they
+/// may take (its end is the latest they stop).
+const WITNESS_SHARE: f64 = 0.3;
+
 /// The statements the spectrum-guided check takes, and the concrete
 /// witnesses found for them between the searches.
 struct Suspects<'a> {
@@ -525,6 +531,16 @@ fn check_suspects<'p>(
     {
         return Ok(None);
     }
+    // With the budget spent, only witnesses found for these very tests
+    // are worth encoding them again for.
+    let names: Vec<String> = phases::active_in(last_searched);
+    let witnessed_here = suspects
+        .witnessed
+        .as_ref()
+        .is_some_and(|w| w.tests == names && !w.found.is_empty());
+    if clock.whole().exhausted().is_some() && !witnessed_here {
+        return Ok(None);
+    }
     let mut fresh = Joint::new(
         ctx.prog,
         ctx.weights,
@@ -549,7 +565,6 @@ fn check_suspects<'p>(
         .filter(|s| !found_alone.contains(s))
         .collect();
     let tests: Vec<&ModelTest> = fresh.tests.iter().map(|t| &t.test).collect();
-    let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
     let witnessed = match suspects.witnessed {
         Some(w) if w.tests == names => w.among(&candidates),
         _ => {

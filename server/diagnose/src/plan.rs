@@ -39,7 +39,7 @@ pub const PLAN: Plan = Plan {
     },
     witnesses: Step {
         name: "concrete witnesses",
-        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once",
+        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once; at most a third of the time left before this step's end",
         until: 0.35,
     },
     explored_paths: Step {
@@ -49,7 +49,7 @@ pub const PLAN: Plan = Plan {
     },
     check: Step {
         name: "spectrum-guided check",
-        explores: "when the search stopped unfinished: the spectrum's top lines one statement at a time, first by a concrete witness (consistent flips, at most a quarter of the rest), then one incremental SAT call per test",
+        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (the witnesses are found again, in at most a quarter of the rest, when the second search left out a test)",
         until: 0.92,
     },
     check_after_a_find: Step {

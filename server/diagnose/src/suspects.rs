@@ -114,7 +114,9 @@ pub fn check(
     'passes: for rounds in ROUNDS {
         let mut undecided = Vec::new();
         for stmt in pending {
-            if !found.is_empty() && once_found.exhausted().is_some() {
+            if budget.exhausted().is_some()
+                || (!found.is_empty() && once_found.exhausted().is_some())
+            {
                 break 'passes;
             }
             match checker.check_one(stmt, rounds)? {
