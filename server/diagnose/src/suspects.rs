@@ -68,10 +68,11 @@ pub(crate) enum Verdict {
 /// at each one).
 const ROUNDS: [usize; 2] = [6, 48];
 
-/// Checks `candidates` in order (those `witnessed` decided already, for
-/// the joint's active tests in order, are not checked again) until the budget runs out, or `once_found`
+/// Checks `candidates` in order until the budget runs out, or `once_found`
 /// does after a statement was found (what comes after the check, refining
-/// it, needs time too); `on_progress` gets the number decided.
+/// it, needs time too); `on_progress` gets the number decided. Those
+/// `witnessed` found (for the joint's active tests, in order) are not
+/// checked again.
 ///
 /// With `cover_up_to` above 1 (tests that fail in different ways, which
 /// may be different faults), a candidate is checked on every test, not only
