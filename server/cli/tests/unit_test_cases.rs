@@ -137,12 +137,7 @@ fn a_check_case_whose_every_test_fails_keeps_its_coverage() {
         .position(|f| f["path"] == "src/settings.c")
         .unwrap();
     for row in ["settings::Errors", "settings::Percent"] {
-        let test = results["tests"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == row)
-            .unwrap();
+        let test = test_record(&results, row);
         assert_eq!(test["verdict"], "fail");
         let covered = test["coverage"]
             .as_array()

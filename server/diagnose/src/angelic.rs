@@ -37,6 +37,15 @@ pub fn passes(r: &RunResult, test: &ModelTest) -> bool {
     test.expected.met_by(r)
 }
 
+/// Bytes of the test's expected stdout a run printed before it first
+/// differs (0 when the stdout is not checked): how far a run got.
+pub fn printed_as_expected(test: &ModelTest, stdout: &[u8]) -> usize {
+    match &test.expected.stdout {
+        Some(want) => want.iter().zip(stdout).take_while(|(a, b)| a == b).count(),
+        None => 0,
+    }
+}
+
 /// Replays the model's values; on success shrinks them.
 pub fn verify(prog: &Program, test: &ModelTest, slots: Vec<Slot>) -> Verdict {
     if slots.is_empty() || !replay_passes(prog, test, &slots) {

@@ -235,18 +235,10 @@ fn observe(prog: &Program, t: &ModelTest, stmt: StmtId, table: &Table) -> Observ
         table: table.clone(),
     });
     let r = run(prog, &t.input, &opts);
-    let printed = match &t.expected.stdout {
-        Some(want) => want
-            .iter()
-            .zip(&r.stdout)
-            .take_while(|(a, b)| a == b)
-            .count(),
-        None => 0,
-    };
     Observed {
         passes: angelic::passes(&r, t),
+        printed: angelic::printed_as_expected(t, &r.stdout),
         observed: r.observed,
-        printed,
     }
 }
 

@@ -76,7 +76,7 @@ struct Closeness {
 impl Flipping<'_> {
     fn greedy(&self, budget: &Budget) -> Option<Vec<Slot>> {
         let mut flips = Overrides::new();
-        // One plain run first: a statement that is no condition costs no more.
+        // A statement that is no condition costs this one run.
         let plain = run(
             self.prog,
             &self.test.input,
@@ -85,7 +85,7 @@ impl Flipping<'_> {
         if self.instances(&plain, &flips).is_empty() {
             return None;
         }
-        let (mut r, mut best) = self.try_run(&flips)?;
+        let (mut r, mut best) = self.judge(&flips, plain)?;
         let mut tries = 0;
         for _ in 0..MAX_FLIPS {
             let mut step: Option<(Overrides, RunResult, Closeness)> = None;
@@ -97,7 +97,8 @@ impl Flipping<'_> {
                 }
                 let mut next = flips.clone();
                 next.insert(self.stmt, instance, u64::from(!taken));
-                let Some((nr, closeness)) = self.try_run(&next) else {
+                let flipped = run(self.prog, &self.test.input, &self.test.traced(next.clone()));
+                let Some((nr, closeness)) = self.judge(&next, flipped) else {
                     continue;
                 };
                 if angelic::passes(&nr, self.test) {
@@ -113,11 +114,10 @@ impl Flipping<'_> {
         None
     }
 
-    /// The run with `flips` and how close it is to passing; `None` when it
-    /// leaves the model.
-    fn try_run(&self, flips: &Overrides) -> Option<(RunResult, Closeness)> {
+    /// `r`, the run with `flips`, and how close it is to passing; `None`
+    /// when it left the model.
+    fn judge(&self, flips: &Overrides, r: RunResult) -> Option<(RunResult, Closeness)> {
         let opts = self.test.traced(flips.clone());
-        let r = run(self.prog, &self.test.input, &opts);
         if matches!(
             r.outcome,
             faultlens_csem::Outcome::RuntimeError { .. } | faultlens_csem::Outcome::StepLimit
@@ -130,15 +130,9 @@ impl Flipping<'_> {
             &self.test.expected,
             self.trusted,
             &opts,
+            &r,
         );
-        let printed = match &self.test.expected.stdout {
-            Some(want) => want
-                .iter()
-                .zip(&r.stdout)
-                .take_while(|(a, b)| a == b)
-                .count(),
-            None => 0,
-        };
+        let printed = angelic::printed_as_expected(self.test, &r.stdout);
         let failed = match forced.passes {
             true => forced.overrides.len(),
             false => usize::MAX,

@@ -48,9 +48,7 @@ pub fn holds(model: &Assignment, l: Lit) -> bool {
 impl<'p> Joint<'p> {
     pub fn new(prog: &'p Program, weights: &'p [u64], opts: EncodeOptions) -> Self {
         let mut f = Formula::new();
-        f.trusted = (0..weights.len())
-            .filter(|&s| weights[s] == crate::weights::TRUSTED)
-            .collect();
+        f.trusted = crate::weights::trusted(weights);
         Joint {
             prog,
             f,

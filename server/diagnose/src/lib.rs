@@ -337,9 +337,7 @@ pub fn diagnose_program(
         .into_iter()
         .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
         .collect();
-    let trusted: BTreeSet<StmtId> = (0..weights.len())
-        .filter(|&s| weights[s] == weights::TRUSTED)
-        .collect();
+    let trusted = weights::trusted(&weights);
     let mut witnessed = None;
     let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
         let tests: Vec<&ModelTest> = encoded.iter().collect();

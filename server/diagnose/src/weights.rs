@@ -19,6 +19,13 @@
 /// diagnosis can blame it (see `Formula::trusted`).
 pub const TRUSTED: u64 = u64::MAX;
 
+/// The statements `weights` marks [`TRUSTED`].
+pub fn trusted(weights: &[u64]) -> std::collections::BTreeSet<faultlens_csem::ir::StmtId> {
+    (0..weights.len())
+        .filter(|&s| weights[s] == TRUSTED)
+        .collect()
+}
+
 use faultlens_csem::ir::{visit, Builtin, Expr, ExprKind, Function, InitItem, InstrKind, Program};
 
 pub const LOGIC_WEIGHT: u64 = 1;

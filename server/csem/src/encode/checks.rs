@@ -36,7 +36,8 @@ pub(crate) fn root_inputs(
         return inputs;
     }
     let opts = run_options(&inputs, max_steps);
-    let forced = force_failing_checks(prog, test, expected, trusted, &opts);
+    let own = run(prog, test, &opts);
+    let forced = force_failing_checks(prog, test, expected, trusted, &opts, &own);
     for (stmt, instance, bits) in forced.overrides {
         inputs.overrides.insert(stmt, instance, bits);
     }
@@ -52,8 +53,8 @@ pub struct ForcedChecks {
     pub passes: bool,
 }
 
-/// Forces the failing checks of the run `opts` makes (its overrides
-/// kept) to pass in turn: the last trusted branch taken before the run ends
+/// Forces the failing checks of `first`, the traced run `opts` made (its
+/// overrides kept), to pass in turn: the last trusted branch taken before the run ends
 /// other than expected, then the next, as long as each forced run stays
 /// within the model (a forced check that guarded a null pointer leads to a
 /// run that does not) and at most [`MAX_FORCED_CHECKS`]. How many it takes
@@ -64,16 +65,14 @@ pub fn force_failing_checks(
     expected: &Expected,
     trusted: &BTreeSet<StmtId>,
     opts: &RunOptions,
+    first: &RunResult,
 ) -> ForcedChecks {
-    let mut opts = RunOptions {
-        trace: true,
-        max_trace: usize::MAX,
-        ..opts.clone()
-    };
-    let mut r = run(prog, test, &opts);
+    let mut opts = opts.clone();
+    let mut last: Option<RunResult> = None;
     let mut overrides = Vec::new();
     for _ in 0..MAX_FORCED_CHECKS {
-        if !modelled(&r) || expected.met_by(&r) || trusted.is_empty() {
+        let r = last.as_ref().unwrap_or(first);
+        if !modelled(r) || expected.met_by(r) || trusted.is_empty() {
             break;
         }
         let Some((stmt, instance, taken)) = last_check(prog, &r.trace, trusted, &opts) else {
@@ -90,11 +89,11 @@ pub fn force_failing_checks(
         }
         overrides.push((stmt, instance, u64::from(!taken)));
         opts = forced;
-        r = next;
+        last = Some(next);
     }
     ForcedChecks {
         overrides,
-        passes: expected.met_by(&r),
+        passes: expected.met_by(last.as_ref().unwrap_or(first)),
     }
 }
 
