@@ -1,7 +1,7 @@
-//! `faultlens diagnose` on CTest projects end to end: real CMake coverage
-//! builds, real unit-test frameworks (Check, Criterion from Debian's
-//! packages; a project's own runner with Unity's names) and plain test
-//! programs, each failing case run by the C model
+//! `faultlens diagnose` on CTest and Meson projects end to end: real CMake
+//! and Meson coverage builds, real unit-test frameworks (Check, Criterion
+//! from Debian's packages; a project's own runner with Unity's names) and
+//! plain test programs, each failing case run by the C model
 //! with the framework's model in place of the framework. The diagnosis
 //! names the library's faulty line with values verified by replay, never a
 //! line of the test code.
@@ -12,13 +12,17 @@ use serde_json::Value;
 use std::path::Path;
 
 fn diagnose_json(root: &Path) -> Value {
+    diagnose_json_within(root, "30")
+}
+
+fn diagnose_json_within(root: &Path, seconds: &str) -> Value {
     let out = faultlens(&[
         "diagnose",
         root.to_str().unwrap(),
         "--format",
         "json",
         "--time-limit",
-        "30",
+        seconds,
     ]);
     assert_eq!(
         out.status.code(),
@@ -216,4 +220,39 @@ fn a_framework_feature_outside_the_model_is_named_with_what_the_model_covers() {
             && said.contains("not its other features such as mocks"),
         "{said}"
     );
+}
+
+#[test]
+fn meson_test_programs_are_diagnosed_from_meson_s_own_record_of_its_tests() {
+    // wrap-meson's tests are `test()` calls of one program with an
+    // argument each; Meson's intro-tests.json gives their command lines
+    // and its compile_commands.json names sources relative to the build.
+    let dir = fixture("wrap-meson");
+    let doc = diagnose_json(dir.path());
+    assert_eq!(
+        doc["failing_tests"],
+        serde_json::json!(["two-lines", "exact-fit"])
+    );
+    assert_names_the_fault(&doc, "src/wrap.c", 24);
+}
+
+#[test]
+fn a_unit_test_case_of_a_meson_project_is_diagnosed_in_the_library() {
+    // stack-check built by Meson instead of CMake: the failing Check case
+    // is a row `stack::Max` as under CTest, and runs the same way.
+    let dir = fixture("stack-check");
+    std::fs::remove_file(dir.path().join("CMakeLists.txt")).unwrap();
+    std::fs::write(
+        dir.path().join("meson.build"),
+        "project('stack', 'c', default_options: ['c_std=c11'])\n\
+         inc = include_directories('include')\n\
+         lib = static_library('stack', 'src/stack.c', include_directories: inc)\n\
+         exe = executable('check_stack', 'tests/check_stack.c', include_directories: inc,\n\
+         \x20 link_with: lib, dependencies: dependency('check'))\n\
+         test('stack', exe)\n",
+    )
+    .unwrap();
+    let doc = diagnose_json_within(dir.path(), "10");
+    assert_eq!(doc["failing_tests"], serde_json::json!(["stack::Max"]));
+    assert_names_the_fault(&doc, "src/stack.c", 38);
 }

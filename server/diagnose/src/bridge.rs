@@ -195,12 +195,12 @@ pub fn declared_tests(
 ) -> Result<Vec<(String, Result<ModelTest, String>)>, DiagnoseError> {
     if project.kind != Kind::Io {
         return Err(DiagnoseError::NotModelled(format!(
-            "this is a {} project; the C model runs input/output tests only (faultlens.toml [[test]] or [tests]), so `diagnose` cannot use its tests",
+            "this is a {} project; the C model runs input/output tests (faultlens.toml [[test]] or [tests]) and the test executables of CTest and Meson projects, so `diagnose` cannot use its tests",
             match project.kind {
-                Kind::Ctest => "CTest",
                 Kind::Runner => "test-runner",
-                Kind::Meson => "Meson",
                 Kind::Make => "make check",
+                Kind::Ctest => "CTest",
+                Kind::Meson => "Meson",
                 Kind::Io => "input/output",
             }
         )));

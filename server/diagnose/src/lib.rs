@@ -229,8 +229,8 @@ pub fn diagnose_project(
         return Err(DiagnoseError::NoFailingTests);
     }
     let mut opts = opts.clone();
-    let (prog, tests, skipped) = if project.kind == faultlens_workspace::config::Kind::Ctest {
-        let unit = harness::ctest_tests(project, results)?;
+    let (prog, tests, skipped) = if let Some(system) = harness::BuildSystem::of(project.kind) {
+        let unit = harness::executable_tests(project, results, system)?;
         let prog = faultlens_csem::load(&unit.spec).map_err(|e| {
             let e = e.to_string();
             DiagnoseError::NotModelled(format!("{e}{}", unit.refusal_hint(&e)))

@@ -2,28 +2,15 @@
 //! faultlens's coverage build (no process runs: the files are CMake's own
 //! record of `add_test`, `set_tests_properties` and `subdirs`).
 
-use std::path::{Path, PathBuf};
+use super::declared::DeclaredTest;
+use std::path::Path;
 
 /// Test files read at most (one per build directory with tests).
 const MAX_FILES: usize = 256;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CtestTest {
-    pub name: String,
-    pub argv: Vec<String>,
-    /// `WORKING_DIRECTORY`, else the build directory that declares the test.
-    pub cwd: PathBuf,
-    /// `ENVIRONMENT`: variables set for the run.
-    pub env: Vec<(String, String)>,
-    /// Properties that judge the run otherwise than by its exit status
-    /// (`WILL_FAIL`, the regular expressions), which the model does not
-    /// express: the first one set.
-    pub judged_by: Option<String>,
-}
-
 /// The tests declared under `dir`; `read` gives a file's text (`None`
 /// when it does not exist).
-pub fn tests_under(dir: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<CtestTest> {
+pub fn tests_under(dir: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<DeclaredTest> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     let mut files = 0;
@@ -35,11 +22,11 @@ pub fn tests_under(dir: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<Ct
         let Some(text) = read(&d.join("CTestTestfile.cmake")) else {
             continue;
         };
-        let mut here: Vec<CtestTest> = Vec::new();
+        let mut here: Vec<DeclaredTest> = Vec::new();
         let mut sub = Vec::new();
         for (command, args) in commands(&text) {
             match command.to_ascii_lowercase().as_str() {
-                "add_test" if args.len() >= 2 => here.push(CtestTest {
+                "add_test" if args.len() >= 2 => here.push(DeclaredTest {
                     name: args[0].clone(),
                     argv: args[1..].to_vec(),
                     cwd: d.clone(),
@@ -80,7 +67,7 @@ pub fn tests_under(dir: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<Ct
     out
 }
 
-fn set_property(t: &mut CtestTest, dir: &Path, key: &str, value: &str) {
+fn set_property(t: &mut DeclaredTest, dir: &Path, key: &str, value: &str) {
     match key {
         "WORKING_DIRECTORY" => t.cwd = dir.join(value),
         "ENVIRONMENT" => t.env.extend(value.split(';').filter_map(|kv| {
@@ -200,6 +187,7 @@ fn bracket_open(b: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+    use std::path::PathBuf;
 
     #[test]
     fn tests_properties_and_subdirectories_are_read() {
@@ -225,14 +213,14 @@ mod tests {
         assert_eq!(
             tests,
             [
-                CtestTest {
+                DeclaredTest {
                     name: "stack".into(),
                     argv: vec!["/b/check_stack".into()],
                     cwd: "/b".into(),
                     env: vec![],
                     judged_by: None,
                 },
-                CtestTest {
+                DeclaredTest {
                     name: "two words".into(),
                     argv: vec![
                         "/b/tests/t".into(),
@@ -243,7 +231,7 @@ mod tests {
                     env: vec![("A".into(), "1".into()), ("B".into(), "x=y".into())],
                     judged_by: None,
                 },
-                CtestTest {
+                DeclaredTest {
                     name: "inverted".into(),
                     argv: vec!["/b/tests/t".into()],
                     cwd: "/b/tests".into(),

@@ -1,4 +1,5 @@
-//! Edge: the failing tests of a CTest project as the C model runs them.
+//! Edge: the failing tests of a CTest or Meson project as the C model runs
+//! them.
 //! The model runs the program of one test executable: the objects it
 //! links (named by the `.gcda` paths in its bytes), compiled as the
 //! coverage build's `compile_commands.json` says. A unit-test case (a row
@@ -11,13 +12,15 @@
 //! model are the specification: their statements are never blamed.
 
 mod ctest_file;
+mod declared;
 mod frameworks;
+mod meson_file;
 mod objects;
 
 use crate::bridge::ModelTest;
 use crate::DiagnoseError;
-use ctest_file::CtestTest;
-use faultlens_confine::limits;
+pub use declared::BuildSystem;
+use declared::DeclaredTest;
 use faultlens_core::results::{RunResults, TestRecord, Verdict};
 use faultlens_csem::compile_db::{self, Entry};
 use faultlens_csem::encode::Expected;
@@ -26,8 +29,6 @@ use faultlens_workspace::{Project, WorkspaceError};
 use frameworks::{Framework, Selection};
 use std::path::Path;
 
-/// The build directory of faultlens's CMake coverage build, in `.faultlens/`.
-const CMAKE_BUILD: &str = "cmake-build";
 /// Where the frameworks' models are written, in `.faultlens/`.
 const MODELS: &str = "harness";
 /// The largest test executable read for its objects.
@@ -61,35 +62,35 @@ impl ExecutableTests {
     }
 }
 
-/// A failing row of the results and the CTest test it runs.
+/// A failing row of the results and the declared test it runs.
 struct Failing<'a> {
     record: &'a TestRecord,
-    test: &'a CtestTest,
+    test: &'a DeclaredTest,
     /// The unit-test case, for a row `name::case`.
     case: Option<String>,
 }
 
-/// The failing tests of `results` in a CTest project, as the model runs
-/// them. One executable is diagnosed at a time (each is its own program):
-/// the one most failing tests run; the others' tests are skipped with
-/// that reason.
-pub fn ctest_tests(
+/// The failing tests of `results` in a project built by `system`, as the
+/// model runs them. One executable is diagnosed at a time (each is its own
+/// program): the one most failing tests run; the others' tests are
+/// skipped with that reason.
+pub fn executable_tests(
     project: &Project,
     results: &RunResults,
+    system: BuildSystem,
 ) -> Result<ExecutableTests, DiagnoseError> {
     let work = project.work()?;
-    let build = work.join(CMAKE_BUILD);
-    let read = |p: &Path| {
-        let name = p.strip_prefix(work.path()).ok()?.to_str()?.to_string();
-        work.read(&name, limits::BUILD_DESCRIPTION)
-            .ok()
-            .flatten()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-    };
-    let declared = ctest_file::tests_under(&build, &read);
+    let build = work.join(system.build_dir());
+    let declared = system.tests(&work).map_err(|e| {
+        DiagnoseError::NotModelled(format!(
+            "cannot read the tests of faultlens's {} coverage build: {e} (re-run `faultlens localize`)",
+            system.name()
+        ))
+    })?;
     if declared.is_empty() {
         return Err(DiagnoseError::NotModelled(format!(
-            "no CTest tests found in {} (run `faultlens localize` first)",
+            "no {} tests found in {} (run `faultlens localize` first)",
+            system.name(),
             build.display()
         )));
     }
@@ -100,13 +101,14 @@ pub fn ctest_tests(
             Some((test, case)) => failing.push(Failing { record, test, case }),
             None => skipped.push((
                 record.name.clone(),
-                "the coverage build no longer declares its CTest test (re-run `faultlens localize`)".into(),
+                "the coverage build no longer declares its test (re-run `faultlens localize`)"
+                    .into(),
             )),
         }
     }
     let Some(executable) = most_run_executable(&failing) else {
         return Err(DiagnoseError::NotModelled(
-            "no failing CTest test runs a program".into(),
+            "no failing test runs a program".into(),
         ));
     };
     // Every case of the executable, passing or failing (Criterion's runner
@@ -119,7 +121,7 @@ pub fn ctest_tests(
             (t.argv.first() == Some(&executable)).then_some(case?)
         })
         .collect();
-    let program = program_of(project, &work, &build, &executable, &all_cases)?;
+    let program = program_of(project, &work, system, &executable, &all_cases)?;
     let mut tests = Vec::new();
     for f in failing {
         let name = f.record.name.clone();
@@ -129,6 +131,10 @@ pub fn ctest_tests(
         }
         if let Some(property) = &f.test.judged_by {
             skipped.push((name, format!("its verdict depends on the CTest property {property}, which the model does not express")));
+            continue;
+        }
+        if f.case.is_none() && f.record.exit_code == Some(0) {
+            skipped.push((name, "it failed although it exited with status 0, so its verdict comes from what it printed or from an expectation that it fail (a TAP or GoogleTest protocol, Meson's `should_fail`), which the model does not express".into()));
             continue;
         }
         let mut input = TestInput {
@@ -181,10 +187,13 @@ pub fn ctest_tests(
     })
 }
 
-/// The CTest test a results row runs, and its unit-test case: a test of
-/// the row's name, else `name::case` of the longest declared name (a CTest
-/// name may hold `::` itself).
-fn row_of<'d>(declared: &'d [CtestTest], row: &str) -> Option<(&'d CtestTest, Option<String>)> {
+/// The declared test a results row runs, and its unit-test case: a test
+/// of the row's name, else `name::case` of the longest declared name (a
+/// test's name may hold `::` itself).
+fn row_of<'d>(
+    declared: &'d [DeclaredTest],
+    row: &str,
+) -> Option<(&'d DeclaredTest, Option<String>)> {
     if let Some(t) = declared.iter().find(|t| t.name == row) {
         return Some((t, None));
     }
@@ -230,10 +239,11 @@ struct ExecutableProgram {
 fn program_of(
     project: &Project,
     work: &faultlens_confine::WorkDir,
-    build: &Path,
+    system: BuildSystem,
     executable: &str,
     cases: &[String],
 ) -> Result<ExecutableProgram, DiagnoseError> {
+    let build = work.join(system.build_dir());
     let not = |m: String| DiagnoseError::NotModelled(m);
     let bytes = faultlens_workspace::files::read_in_project(
         &project.root,
@@ -244,7 +254,8 @@ fn program_of(
     let db = build.join("compile_commands.json");
     let entries = compile_db::entries(&db).map_err(|e| {
         not(format!(
-            "{e} (faultlens's CMake coverage build writes it; re-run `faultlens localize`)"
+            "{e} (faultlens's {} coverage build writes it; re-run `faultlens localize`)",
+            system.name()
         ))
     })?;
     let linked = objects::entries_of(&entries, &objects::gcda_paths(&bytes));
@@ -273,7 +284,7 @@ fn program_of(
         .unzip();
     // Each source with its own flags (a test target's mock headers or
     // definitions must not reach the library's sources).
-    let mut spec = compile_db::spec_of(build.to_path_buf(), linked.iter().copied());
+    let mut spec = compile_db::spec_of(build.clone(), linked.iter().copied());
     spec.cflags.clear();
     for e in &linked {
         spec.source_flags.push((e.file.clone(), e.flags.clone()));
