@@ -47,7 +47,7 @@ const FIXTURES: &[&str] = &[
     "two-faults",
     "blockrank-crash",
     "polygon-config",
-    // CTest projects: unit-test cases and plain test programs.
+    // CTest and Meson projects: unit-test cases and plain test programs.
     "stack-check",
     "strbuf-criterion",
     "bitset-unity",
@@ -55,6 +55,7 @@ const FIXTURES: &[&str] = &[
     "ringbuf-ctest",
     "kvconf-ctest",
     "settings-check",
+    "wrap-meson",
 ];
 
 fn median(mut v: Vec<f64>) -> f64 {
