@@ -112,14 +112,14 @@ fn shifted(ev: &TraceEvent, shift: i64, (role, traced_lacks): (SlotRole, i64)) -
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::test_programs::{on_lines, program, unit_test};
 
     /// Buckets over [min, max] whose span leaves out one end: the largest
     /// value falls outside the last bucket (the index it gets changes with
     /// the span, at every value added).
-    const SPAN: &str = r#"#include <stdlib.h>
+    pub(crate) const SPAN: &str = r#"#include <stdlib.h>
 static int bucket(int value, int min, int max, int n)
 {
     int span = max - min;

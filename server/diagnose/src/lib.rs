@@ -563,14 +563,15 @@ fn check_suspects<'p>(
         .filter(|s| !found_alone.contains(s))
         .collect();
     let tests: Vec<&ModelTest> = fresh.tests.iter().map(|t| &t.test).collect();
+    // Runs at most a quarter of the check's time (a long-running program
+    // makes every run count).
+    let until = clock.until(&PLAN.check).share_of_rest(0.25);
     let witnessed = match suspects.witnessed {
-        Some(w) if w.tests == names => w.among(&candidates),
-        _ => {
-            // Runs at most a quarter of the check's time (a long-running
-            // program makes every run count).
-            let until = clock.until(&PLAN.check).share_of_rest(0.25);
-            witnesses::find(ctx.prog, &tests, suspects.trusted, &candidates, &until)
+        Some(w) if w.tests == names => {
+            w.among(&candidates)
+                .resume(ctx.prog, &tests, suspects.trusted, &until)
         }
+        _ => witnesses::find(ctx.prog, &tests, suspects.trusted, &candidates, &until),
     };
     let total = candidates.len();
     // Tests failing in different ways may fail through different faults:

@@ -49,7 +49,7 @@ pub const PLAN: Plan = Plan {
     },
     check: Step {
         name: "spectrum-guided check",
-        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (the witnesses are found again, in at most a quarter of the rest, when the second search left out a test)",
+        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (in at most a quarter of the rest, the witnesses are found again when the second search left out a test, and tried for the statements their step's budget left untried)",
         until: 0.92,
     },
     check_after_a_find: Step {

@@ -27,9 +27,11 @@ pub struct Witnessed {
     pub found: Vec<Explaining>,
     /// When the first was found.
     pub first: Option<Instant>,
-    /// The candidates without a witness, in order, unless the budget ran
-    /// out first (then those not tried follow).
+    /// The candidates without a witness, in order, those not tried
+    /// included.
     pub pending: Vec<StmtId>,
+    /// The candidates not tried before the budget ran out, in order.
+    pub untried: Vec<StmtId>,
 }
 
 /// Looks for a witness of each of `candidates` in turn, on `tests` (their
@@ -46,11 +48,16 @@ pub fn find(
         found: Vec::new(),
         first: None,
         pending: Vec::new(),
+        untried: Vec::new(),
     };
     for &stmt in candidates {
-        let slots: Option<BTreeMap<usize, _>> = consistent::witness(prog, tests, stmt, budget)
-            .or_else(|| flips::witness(prog, tests, stmt, trusted, budget))
-            .or_else(|| deltas::witness(prog, tests, stmt, budget));
+        let slots: Option<BTreeMap<usize, _>> = if budget.exhausted().is_some() {
+            None
+        } else {
+            consistent::witness(prog, tests, stmt, budget)
+                .or_else(|| flips::witness(prog, tests, stmt, trusted, budget))
+                .or_else(|| deltas::witness(prog, tests, stmt, budget))
+        };
         match slots {
             Some(slots) => {
                 out.found.push(Explaining {
@@ -59,7 +66,13 @@ pub fn find(
                 });
                 out.first.get_or_insert_with(Instant::now);
             }
-            None => out.pending.push(stmt),
+            None => {
+                out.pending.push(stmt);
+                // The budget may have cut its own try short too.
+                if budget.exhausted().is_some() {
+                    out.untried.push(stmt);
+                }
+            }
         }
     }
     out
@@ -70,9 +83,61 @@ impl Witnessed {
     pub fn among(mut self, candidates: &[StmtId]) -> Self {
         self.found.retain(|e| candidates.contains(&e.stmts[0]));
         self.pending.retain(|s| candidates.contains(s));
+        self.untried.retain(|s| candidates.contains(s));
         if self.found.is_empty() {
             self.first = None;
         }
         self
+    }
+
+    /// Tries the candidates the budget left untried, on the same `tests`,
+    /// within `budget`: a witness costs milliseconds where the SAT check
+    /// that takes the candidates left costs seconds, so none should reach
+    /// it untried.
+    pub fn resume(
+        mut self,
+        prog: &Program,
+        tests: &[&ModelTest],
+        trusted: &BTreeSet<StmtId>,
+        budget: &Budget,
+    ) -> Self {
+        let untried = std::mem::take(&mut self.untried);
+        if untried.is_empty() {
+            return self;
+        }
+        let more = find(prog, tests, trusted, &untried, budget);
+        let found: BTreeSet<StmtId> = more.found.iter().map(|e| e.stmts[0]).collect();
+        self.pending.retain(|s| !found.contains(s));
+        self.found.extend(more.found);
+        self.first = self.first.or(more.first);
+        self.untried = more.untried;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deltas::tests::SPAN;
+    use crate::test_programs::{on_lines, program, unit_test};
+    use std::time::Duration;
+
+    #[test]
+    fn candidates_a_spent_budget_left_untried_are_tried_when_resumed() {
+        let (_dir, prog) = program(SPAN);
+        let span = on_lines(&prog, &[4], |_| true)[0];
+        let t = unit_test();
+        let spent = Budget::unlimited().with_time_limit(Duration::ZERO);
+        let none = find(&prog, &[&t], &BTreeSet::new(), &[span], &spent);
+        assert!(none.found.is_empty());
+        assert_eq!(
+            (none.pending.as_slice(), none.untried.as_slice()),
+            (&[span][..], &[span][..])
+        );
+        let resumed = none.resume(&prog, &[&t], &BTreeSet::new(), &Budget::unlimited());
+        assert_eq!(resumed.found.len(), 1);
+        assert_eq!(resumed.found[0].stmts, [span]);
+        assert!(resumed.pending.is_empty() && resumed.untried.is_empty());
+        assert!(resumed.first.is_some());
     }
 }
