@@ -1,5 +1,6 @@
-//! `faultlens diagnose` on CTest and Meson projects end to end: real CMake
-//! and Meson coverage builds, real unit-test frameworks (Check, Criterion
+//! `faultlens diagnose` on CTest, Meson and `make check` projects end to
+//! end: real CMake, Meson and make coverage builds, real unit-test
+//! frameworks (Check, Criterion
 //! from Debian's packages; a project's own runner with Unity's names) and
 //! plain test programs, each failing case run by the C model
 //! with the framework's model in place of the framework. The diagnosis
@@ -255,4 +256,42 @@ fn a_unit_test_case_of_a_meson_project_is_diagnosed_in_the_library() {
     let doc = diagnose_json_within(dir.path(), "10");
     assert_eq!(doc["failing_tests"], serde_json::json!(["stack::Max"]));
     assert_names_the_fault(&doc, "src/stack.c", 38);
+}
+
+#[test]
+fn a_make_check_program_is_diagnosed_from_faultlens_s_record_of_its_compilations() {
+    // csv-make-check's Makefile writes no compilation database: the
+    // sources and flags of each test program come from the compiler
+    // invocations faultlens recorded through CC. test_fit's small buffer is
+    // made larger than the size it passes, so the fault's extra byte lands
+    // inside it instead of past its end (undefined behaviour, below).
+    let dir = fixture("csv-make-check");
+    let test = dir.path().join("tests/test_fit.c");
+    let text = std::fs::read_to_string(&test).unwrap();
+    let roomy = text
+        .replacen("char small[4];", "char small[8];", 1)
+        .replacen(
+            "csv_field(\"abcd,e\", 0, small, sizeof small)",
+            "csv_field(\"abcd,e\", 0, small, 4)",
+            1,
+        );
+    assert_ne!(roomy, text);
+    std::fs::write(&test, roomy).unwrap();
+    let doc = diagnose_json(dir.path());
+    assert_eq!(doc["failing_tests"], serde_json::json!(["tests/test_fit"]));
+    assert_names_the_fault(&doc, "src/csv.c", 29);
+}
+
+#[test]
+fn a_make_check_test_whose_run_writes_past_a_buffer_is_refused_with_the_access() {
+    // As shipped, the fault writes the terminator one byte past test_fit's
+    // buffer: the model stops there and says so (exit status 4).
+    let dir = fixture("csv-make-check");
+    let out = faultlens(&["diagnose", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(4));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("tests/test_fit") && said.contains("out-of-bounds access to `small`"),
+        "{said}"
+    );
 }

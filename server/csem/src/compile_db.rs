@@ -110,6 +110,79 @@ pub fn entries(path: &Path) -> Result<Vec<Entry>, CsemError> {
     Ok(out)
 }
 
+/// The compilations of one compiler invocation run in `dir` (`args[0]` the
+/// compiler): an entry per C source it names, none for a link alone or a
+/// preprocessing run. A source compiled alone (`-c`) writes `-o`'s object
+/// or its own name with `.o`; compiled and linked at once, gcc names its
+/// notes after the output and the source (`prog-main.gcda` for `-o prog
+/// main.c`), and so is its entry's object named.
+pub fn invocation_entries(dir: &Path, args: &[String]) -> Vec<Entry> {
+    if args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-E" | "-M" | "-MM" | "-S"))
+    {
+        return Vec::new();
+    }
+    let (flags, dash_o) = preprocessor_flags(args, dir);
+    let compile_only = args.iter().any(|a| a == "-c");
+    let sources = c_sources(args);
+    sources
+        .iter()
+        .map(|source| {
+            let stem = Path::new(source)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let output = match (&dash_o, compile_only) {
+                (Some(o), true) if sources.len() == 1 => dir.join(o),
+                (_, true) => dir.join(format!("{stem}.o")),
+                (o, false) => dir.join(format!("{}-{stem}.o", o.as_deref().unwrap_or("a.out"))),
+            };
+            Entry {
+                file: dir.join(source),
+                output: Some(output),
+                cc: args.first().cloned().unwrap_or_else(|| "gcc".into()),
+                flags: flags.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The C sources a compiler's arguments name (the words that are no option
+/// nor an option's value).
+fn c_sources(args: &[String]) -> Vec<String> {
+    const TAKES_VALUE: &[&str] = &[
+        "-o",
+        "-I",
+        "-D",
+        "-U",
+        "-include",
+        "-isystem",
+        "-iquote",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-x",
+        "-L",
+        "-l",
+        "-imacros",
+        "-idirafter",
+        "-Xlinker",
+    ];
+    let mut out = Vec::new();
+    let mut k = 1;
+    while k < args.len() {
+        let a = &args[k];
+        k += 1;
+        if TAKES_VALUE.contains(&a.as_str()) {
+            k += 1;
+        } else if !a.starts_with('-') && a.ends_with(".c") {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 /// The preprocessor's flags among a compiler's arguments, and the object
 /// `-o` names.
 fn preprocessor_flags(args: &[String], dir: &Path) -> (Vec<String>, Option<String>) {
@@ -189,5 +262,34 @@ mod tests {
             &crate::RunOptions::default(),
         );
         assert_eq!(r.outcome, crate::Outcome::Exited(42));
+    }
+
+    #[test]
+    fn a_compiler_invocation_gives_an_entry_per_c_source_with_gcc_s_object_name() {
+        let dir = Path::new("/b");
+        let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let one = invocation_entries(
+            dir,
+            &words("cc --coverage -Iinclude -c -o src/csv.o src/csv.c"),
+        );
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].file, Path::new("/b/src/csv.c"));
+        assert_eq!(one[0].output.as_deref(), Some(Path::new("/b/src/csv.o")));
+        assert_eq!(one[0].flags, ["-I", "/b/include"]);
+        // Compiled and linked at once: the notes are named after both.
+        let linked = invocation_entries(
+            dir,
+            &words("cc -Iinclude -o tests/t tests/t.c libcsv.a /rt/faultlens_rt.o -MF x.c"),
+        );
+        assert_eq!(linked.len(), 1);
+        assert_eq!(
+            linked[0].output.as_deref(),
+            Some(Path::new("/b/tests/t-t.o"))
+        );
+        let two = invocation_entries(dir, &words("cc -c a.c sub/b.c"));
+        let outputs: Vec<_> = two.iter().map(|e| e.output.clone().unwrap()).collect();
+        assert_eq!(outputs, [PathBuf::from("/b/a.o"), PathBuf::from("/b/b.o")]);
+        assert!(invocation_entries(dir, &words("cc -o prog a.o b.o")).is_empty());
+        assert!(invocation_entries(dir, &words("cc -E a.c")).is_empty());
     }
 }

@@ -1,10 +1,12 @@
 //! The tests faultlens's coverage build declares, as the harness runs
 //! them. No process runs: CMake's `CTestTestfile.cmake` files and Meson's
 //! `meson-info/intro-tests.json` are the build systems' own records of
-//! their tests.
+//! their tests; a `make check` test is the program of its name in the
+//! shadow copy, run there without arguments, as faultlens ran it.
 
 use super::{ctest_file, meson_file};
 use faultlens_confine::{limits, WorkDir};
+use faultlens_core::results::RunResults;
 use faultlens_workspace::config::Kind;
 use std::path::{Path, PathBuf};
 
@@ -28,6 +30,7 @@ pub struct DeclaredTest {
 pub enum BuildSystem {
     Cmake,
     Meson,
+    Make,
 }
 
 impl BuildSystem {
@@ -36,7 +39,8 @@ impl BuildSystem {
         match kind {
             Kind::Ctest => Some(BuildSystem::Cmake),
             Kind::Meson => Some(BuildSystem::Meson),
-            Kind::Io | Kind::Runner | Kind::Make => None,
+            Kind::Make => Some(BuildSystem::Make),
+            Kind::Io | Kind::Runner => None,
         }
     }
 
@@ -44,6 +48,7 @@ impl BuildSystem {
         match self {
             BuildSystem::Cmake => "CMake",
             BuildSystem::Meson => "Meson",
+            BuildSystem::Make => "make check",
         }
     }
 
@@ -52,11 +57,13 @@ impl BuildSystem {
         match self {
             BuildSystem::Cmake => "cmake-build",
             BuildSystem::Meson => "meson-build",
+            BuildSystem::Make => "shadow",
         }
     }
 
-    /// The tests its coverage build in `work` declares.
-    pub fn tests(self, work: &WorkDir) -> Result<Vec<DeclaredTest>, String> {
+    /// The tests its coverage build in `work` declares (for `make check`,
+    /// those of `results`, whose names are the Makefile's `TESTS`).
+    pub fn tests(self, work: &WorkDir, results: &RunResults) -> Result<Vec<DeclaredTest>, String> {
         let build = work.join(self.build_dir());
         let read = |p: &Path| {
             let name = p.strip_prefix(work.path()).ok()?.to_str()?.to_string();
@@ -75,6 +82,49 @@ impl BuildSystem {
                     None => Ok(Vec::new()),
                 }
             }
+            BuildSystem::Make => Ok(make_tests(
+                &build,
+                results.tests.iter().map(|t| t.name.as_str()),
+            )),
         }
+    }
+}
+
+/// The `make check` tests of the results' `rows`: a row's name up to its
+/// case (`::`), a plain relative path of a program in the shadow copy
+/// `shadow`.
+fn make_tests<'r>(shadow: &Path, rows: impl IntoIterator<Item = &'r str>) -> Vec<DeclaredTest> {
+    let mut out: Vec<DeclaredTest> = Vec::new();
+    for row in rows {
+        let name = row.split("::").next().unwrap_or_default();
+        let plain = !name.is_empty()
+            && Path::new(name)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if plain && !out.iter().any(|t| t.name == name) {
+            out.push(DeclaredTest {
+                name: name.to_string(),
+                argv: vec![shadow.join(name).to_string_lossy().into_owned()],
+                cwd: shadow.to_path_buf(),
+                env: Vec::new(),
+                judged_by: None,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_make_check_test_is_its_program_in_the_shadow_copy() {
+        let rows = ["tests/t1", "tests/t1::case", "tests/t2", "../out", "/abs"];
+        let tests = make_tests(Path::new("/p/.faultlens/shadow"), rows);
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["tests/t1", "tests/t2"]);
+        assert_eq!(tests[0].argv, ["/p/.faultlens/shadow/tests/t1"]);
+        assert_eq!(tests[0].cwd, Path::new("/p/.faultlens/shadow"));
     }
 }

@@ -1,11 +1,12 @@
-//! Edge: the failing tests of a CTest or Meson project as the C model runs
-//! them.
+//! Edge: the failing tests of a CTest, Meson or `make check` project as
+//! the C model runs them.
 //! The model runs the program of one test executable: the objects it
 //! links (named by the `.gcda` paths in its bytes), compiled as the
-//! coverage build's `compile_commands.json` says. A unit-test case (a row
+//! coverage build's `compile_commands.json` says (for make, faultlens's
+//! record of the build's compiler invocations). A unit-test case (a row
 //! `name::case` of the localization) runs with its framework's header and
 //! runner replaced by faultlens's model of them (`models/`), the case
-//! selected as the native run selects it; a plain CTest test runs its
+//! selected as the native run selects it; a plain test runs its declared
 //! command line, environment and working directory. Either passes when it
 //! exits with status 0. The test code (the project's test-code globs, and
 //! any source that includes a framework's header) and the framework's
@@ -14,6 +15,7 @@
 mod ctest_file;
 mod declared;
 mod frameworks;
+mod make_record;
 mod meson_file;
 mod objects;
 
@@ -81,7 +83,7 @@ pub fn executable_tests(
 ) -> Result<ExecutableTests, DiagnoseError> {
     let work = project.work()?;
     let build = work.join(system.build_dir());
-    let declared = system.tests(&work).map_err(|e| {
+    let declared = system.tests(&work, results).map_err(|e| {
         DiagnoseError::NotModelled(format!(
             "cannot read the tests of faultlens's {} coverage build: {e} (re-run `faultlens localize`)",
             system.name()
@@ -251,16 +253,30 @@ fn program_of(
         EXECUTABLE_LIMIT,
     )
     .map_err(|e| not(format!("cannot read the test executable {executable}: {e}")))?;
-    let db = build.join("compile_commands.json");
-    let entries = compile_db::entries(&db).map_err(|e| {
-        not(format!(
-            "{e} (faultlens's {} coverage build writes it; re-run `faultlens localize`)",
-            system.name()
-        ))
-    })?;
+    let (entries, record) = if system == BuildSystem::Make {
+        let entries = make_record::entries(&project.root, work, &build);
+        (entries, work.join(faultlens_workspace::compilations::DIR))
+    } else {
+        let db = build.join("compile_commands.json");
+        let entries = compile_db::entries(&db).map_err(|e| {
+            not(format!(
+                "{e} (faultlens's {} coverage build writes it; re-run `faultlens localize`)",
+                system.name()
+            ))
+        })?;
+        (entries, db)
+    };
     let linked = objects::entries_of(&entries, &objects::gcda_paths(&bytes));
     if linked.is_empty() {
-        return Err(not(format!("none of the objects of {executable} is in {} (was it built by faultlens's coverage build?)", db.display())));
+        let advice = match system {
+            // A Makefile that sets CC itself compiles past the record.
+            BuildSystem::Make => "faultlens records the compilations of its make check build through CC; a Makefile that sets CC itself bypasses the record, and a build made before faultlens kept it has none: delete .faultlens/shadow and re-run `faultlens localize`",
+            _ => "was it built by faultlens's coverage build?",
+        };
+        return Err(not(format!(
+            "none of the objects of {executable} is in {} ({advice})",
+            record.display()
+        )));
     }
     let texts: Vec<String> = linked
         .iter()
@@ -285,6 +301,10 @@ fn program_of(
     // Each source with its own flags (a test target's mock headers or
     // definitions must not reach the library's sources).
     let mut spec = compile_db::spec_of(build.clone(), linked.iter().copied());
+    if system == BuildSystem::Make {
+        // Its sources are the project's own, not the shadow copy's.
+        spec.root = project.root.clone();
+    }
     spec.cflags.clear();
     for e in &linked {
         spec.source_flags.push((e.file.clone(), e.flags.clone()));

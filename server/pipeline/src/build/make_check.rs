@@ -9,6 +9,8 @@ use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
 use crate::paths::PathMap;
 use crate::project::Project;
+use faultlens_confine::WorkDir;
+use faultlens_workspace::compilations;
 use std::path::Path;
 use std::process::Command;
 
@@ -52,6 +54,37 @@ pub fn build(
         paths,
         env,
     })
+}
+
+/// `env` with its `CC` replaced by a script that records each compiler
+/// invocation in `.faultlens/compilations/` and runs the compiler: a
+/// Makefile writes no compilation database, and the diagnosis needs the
+/// sources and flags of each object. The script lives next to the runtime
+/// object (`runtime`), in a directory whose path `make` does not split.
+pub fn recording_compilations(
+    work: &WorkDir,
+    runtime: &Path,
+    mut env: Vec<(String, String)>,
+) -> Result<Vec<(String, String)>> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let record_dir = work.dir(compilations::DIR)?;
+    let Some((_, cc)) = env.iter_mut().find(|(k, _)| k == "CC") else {
+        return Ok(env);
+    };
+    let script = runtime.with_file_name("faultlens-cc");
+    let text = compilations::recorder_script(&record_dir, cc);
+    // A link planted there is removed, never written through.
+    let _ = std::fs::remove_file(&script);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o755)
+        .open(&script)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| PipelineError::io(format!("writing {}", script.display()), e))?;
+    *cc = script.to_string_lossy().into_owned();
+    Ok(env)
 }
 
 fn make_command(project: &Project) -> Command {

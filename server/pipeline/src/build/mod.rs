@@ -82,7 +82,12 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
     let built = match (project.kind, &project.config.build) {
         (Kind::Ctest, _) => cmake::build(project, tools, &runtime, jobs, env, steps)?,
         (Kind::Meson, _) => meson::build(project, &runtime, jobs, env, steps)?,
-        (Kind::Make, _) => make_check::build(project, jobs, env, steps)?,
+        (Kind::Make, _) => {
+            let env = make_check::recording_compilations(&work, &runtime, env)?;
+            let built = make_check::build(project, jobs, env, steps)?;
+            faultlens_workspace::compilations::prune(&work);
+            built
+        }
         (_, b) if b.sources.is_some() => {
             sources::build(project, tools, &runtime, jobs, env, steps)?
         }
