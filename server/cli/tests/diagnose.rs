@@ -257,6 +257,28 @@ fn a_program_outside_the_model_is_named_with_its_construct_and_place() {
 }
 
 #[test]
+fn data_files_gone_since_the_localization_are_said_to_need_it_again() {
+    // restock-file's failing tests read their inventories from data/: with
+    // them deleted after `localize`, the model's runs end otherwise than
+    // the recorded ones, and diagnose says so rather than diagnosing a
+    // failure nobody saw.
+    let dir = fixture("restock-file");
+    let root = dir.path().to_str().unwrap();
+    assert_eq!(faultlens(&["localize", root]).status.code(), Some(0));
+    for name in ["shop", "empty-shelves", "no-final-newline", "one-item"] {
+        std::fs::remove_file(dir.path().join(format!("data/{name}.txt"))).unwrap();
+    }
+    let out = diagnose(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("exits with status 2 where the recorded run exited with 0")
+            && err.contains("re-run `faultlens localize`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn bad_options_are_usage_errors() {
     let dir = fixture("mid-args");
     for args in [

@@ -110,6 +110,10 @@ pub struct ModelTest {
     pub observed_stderr: String,
     pub observed_exit: Option<i32>,
     pub observed_signal: Option<i32>,
+    /// Whether the model runs the very program the localization ran (no
+    /// framework model in its place) and the recorded stdout is whole (not
+    /// capped): then the model's run must end and print as it did.
+    pub comparable: bool,
 }
 
 impl ModelTest {
@@ -159,6 +163,7 @@ pub fn failing_tests(
                 t.observed_stderr = record.stderr.clone();
                 t.observed_exit = record.exit_code;
                 t.observed_signal = record.signal;
+                t.comparable = !record.output_truncated;
                 tests.push(t);
             }
         }
@@ -240,5 +245,6 @@ fn model_test(spec: &TestSpec) -> Result<ModelTest, String> {
         observed_stderr: String::new(),
         observed_exit: None,
         observed_signal: None,
+        comparable: false,
     })
 }

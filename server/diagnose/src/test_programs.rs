@@ -46,5 +46,6 @@ pub fn unit_test() -> ModelTest {
         observed_stderr: String::new(),
         observed_exit: Some(1),
         observed_signal: None,
+        comparable: false,
     }
 }

@@ -44,6 +44,15 @@ impl BuildSystem {
         }
     }
 
+    /// The name of its test suite, as users call it.
+    pub fn suite(self) -> &'static str {
+        match self {
+            BuildSystem::Cmake => "CTest",
+            BuildSystem::Meson => "Meson",
+            BuildSystem::Make => "make check",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             BuildSystem::Cmake => "CMake",

@@ -92,7 +92,7 @@ pub fn executable_tests(
     if declared.is_empty() {
         return Err(DiagnoseError::NotModelled(format!(
             "no {} tests found in {} (run `faultlens localize` first)",
-            system.name(),
+            system.suite(),
             build.display()
         )));
     }
@@ -178,6 +178,7 @@ pub fn executable_tests(
             observed_stderr: f.record.stderr.clone(),
             observed_exit: f.record.exit_code,
             observed_signal: f.record.signal,
+            comparable: program.framework.is_none() && !f.record.output_truncated,
         });
     }
     Ok(ExecutableTests {
