@@ -5,7 +5,7 @@ use crate::SourceSpec;
 use std::path::{Path, PathBuf};
 
 /// Flags that matter to the preprocessor; those taking a value may have it attached or next.
-const WITH_VALUE: &[&str] = &["-I", "-D", "-U", "-include", "-isystem", "-iquote"];
+pub const WITH_VALUE: &[&str] = &["-I", "-D", "-U", "-include", "-isystem", "-iquote"];
 
 /// One compilation of a compilation database.
 #[derive(Clone, Debug)]
@@ -113,9 +113,10 @@ pub fn entries(path: &Path) -> Result<Vec<Entry>, CsemError> {
 /// The compilations of one compiler invocation run in `dir` (`args[0]` the
 /// compiler): an entry per C source it names, none for a link alone or a
 /// preprocessing run. A source compiled alone (`-c`) writes `-o`'s object
-/// or its own name with `.o`; compiled and linked at once, gcc names its
-/// notes after the output and the source (`prog-main.gcda` for `-o prog
-/// main.c`), and so is its entry's object named.
+/// or its own name with `.o`; compiled and linked at once, gcc (11 and
+/// later) names its notes after the output and the source
+/// (`prog-main.gcda` for `-o prog main.c`, `a-main.gcda` without `-o`),
+/// and so is its entry's object named.
 pub fn invocation_entries(dir: &Path, args: &[String]) -> Vec<Entry> {
     if args
         .iter()
@@ -136,7 +137,7 @@ pub fn invocation_entries(dir: &Path, args: &[String]) -> Vec<Entry> {
             let output = match (&dash_o, compile_only) {
                 (Some(o), true) if sources.len() == 1 => dir.join(o),
                 (_, true) => dir.join(format!("{stem}.o")),
-                (o, false) => dir.join(format!("{}-{stem}.o", o.as_deref().unwrap_or("a.out"))),
+                (o, false) => dir.join(format!("{}-{stem}.o", o.as_deref().unwrap_or("a"))),
             };
             Entry {
                 file: dir.join(source),
@@ -168,6 +169,8 @@ fn c_sources(args: &[String]) -> Vec<String> {
         "-imacros",
         "-idirafter",
         "-Xlinker",
+        "-dumpbase",
+        "-dumpdir",
     ];
     let mut out = Vec::new();
     let mut k = 1;
@@ -291,5 +294,8 @@ mod tests {
         assert_eq!(outputs, [PathBuf::from("/b/a.o"), PathBuf::from("/b/b.o")]);
         assert!(invocation_entries(dir, &words("cc -o prog a.o b.o")).is_empty());
         assert!(invocation_entries(dir, &words("cc -E a.c")).is_empty());
+        let unnamed = invocation_entries(dir, &words("cc -dumpbase x.c main.c"));
+        assert_eq!(unnamed.len(), 1);
+        assert_eq!(unnamed[0].output.as_deref(), Some(Path::new("/b/a-main.o")));
     }
 }

@@ -111,8 +111,9 @@ pub struct ModelTest {
     pub observed_exit: Option<i32>,
     pub observed_signal: Option<i32>,
     /// Whether the model runs the very program the localization ran (no
-    /// framework model in its place) and the recorded stdout is whole (not
-    /// capped): then the model's run must end and print as it did.
+    /// framework model in its place) and the recorded output is whole (not
+    /// capped): then the model's run must end and print (stdout and
+    /// stderr) as it did.
     pub comparable: bool,
 }
 
@@ -200,7 +201,7 @@ pub fn declared_tests(
 ) -> Result<Vec<(String, Result<ModelTest, String>)>, DiagnoseError> {
     if project.kind != Kind::Io {
         return Err(DiagnoseError::NotModelled(format!(
-            "this is a {} project; the C model runs input/output tests (faultlens.toml [[test]] or [tests]) and the test executables of CTest and Meson projects, so `diagnose` cannot use its tests",
+            "this is a {} project; the C model runs input/output tests (faultlens.toml [[test]] or [tests]) and the test executables of CTest, Meson and `make check` projects, so `diagnose` cannot use its tests",
             match project.kind {
                 Kind::Runner => "test-runner",
                 Kind::Make => "make check",

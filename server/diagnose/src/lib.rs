@@ -31,6 +31,7 @@ mod joint;
 mod locate;
 mod phases;
 pub mod plan;
+mod recorded;
 mod refine;
 pub mod search;
 mod suspects;
@@ -662,62 +663,12 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<(), String> {
             "the model's run of this test passes: it ends with {got} and the expected output, while the real run failed; the C model does not reproduce this failure (undefined behaviour, or something outside the model), so it cannot be diagnosed"
         ));
     }
-    match unlike_recorded(&r, t) {
+    match recorded::unlike_recorded(&r, t) {
         Some(difference) => Err(format!(
             "the model's run of this test {difference}, so it does not reproduce the failure `faultlens localize` recorded: a file the test reads, its environment or the build may have changed since (re-run `faultlens localize`), or the program does something outside the model"
         )),
         None => Ok(()),
     }
-}
-
-/// How the model's run `r` of `t` ends or prints otherwise than the
-/// recorded run, when they are comparable (see [`ModelTest::comparable`])
-/// and the model's run ended normally (undefined behaviour has its own
-/// reason, given where the run is encoded).
-fn unlike_recorded(r: &faultlens_csem::RunResult, t: &ModelTest) -> Option<String> {
-    let faultlens_csem::Outcome::Exited(status) = r.outcome else {
-        return None;
-    };
-    if !t.comparable || t.observed_signal.is_some() {
-        return None;
-    }
-    if let Some(recorded) = t.observed_exit.filter(|e| *e != status) {
-        return Some(format!(
-            "exits with status {status} where the recorded run exited with {recorded}"
-        ));
-    }
-    // libgcov's own complaints ("profiling: ...") are the coverage
-    // build's, not the program's.
-    let recorded_stderr: String = t
-        .observed_stderr
-        .split_inclusive('\n')
-        .filter(|l| !l.starts_with("profiling:"))
-        .collect();
-    let streams = [
-        ("stdout", &r.stdout, t.observed_stdout.as_str()),
-        ("stderr", &r.stderr, recorded_stderr.as_str()),
-    ];
-    let difference = streams.into_iter().find_map(|(stream, printed, recorded)| {
-        let (line, model, real) = first_difference(&String::from_utf8_lossy(printed), recorded)?;
-        Some(format!(
-            "prints otherwise than the recorded run from {stream} line {line} ({model} where it printed {real})"
-        ))
-    });
-    difference
-}
-
-/// The first line where `model` and `recorded` differ: its number and
-/// each text, quoted (as Rust quotes, newline included) and shortened.
-fn first_difference(model: &str, recorded: &str) -> Option<(usize, String, String)> {
-    let lines = |s: &str| -> Vec<String> { s.split_inclusive('\n').map(String::from).collect() };
-    let (m, r) = (lines(model), lines(recorded));
-    let k = (0..m.len().max(r.len())).find(|&k| m.get(k) != r.get(k))?;
-    let shown = |l: Option<&String>| match l {
-        // The newline shown: a line that lacks it differs by it alone.
-        Some(l) => format!("{:?}", l.chars().take(80).collect::<String>()),
-        None => "nothing".to_string(),
-    };
-    Some((k + 1, shown(m.get(k)), shown(r.get(k))))
 }
 
 /// Why no failing test could be diagnosed, in the words of the tests that
@@ -831,24 +782,6 @@ pub fn diagnosis_instance(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_first_line_printed_otherwise_is_quoted_with_its_number() {
-        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
-        assert_eq!(
-            first_difference("a\nb\n", "a\nc\n"),
-            Some((2, r#""b\n""#.into(), r#""c\n""#.into()))
-        );
-        assert_eq!(
-            first_difference("a\n", "a\nmore\n"),
-            Some((2, "nothing".into(), r#""more\n""#.into()))
-        );
-        // A missing final newline is a difference too.
-        assert_eq!(
-            first_difference("a", "a\n"),
-            Some((1, r#""a""#.into(), r#""a\n""#.into()))
-        );
-    }
 
     fn skipped(name: &str, reason: &str) -> SkippedTest {
         SkippedTest {

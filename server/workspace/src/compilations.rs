@@ -44,11 +44,15 @@ pub fn recorder_script(record_dir: &Path, cc: &str) -> String {
     )
 }
 
-/// The recorded invocations, oldest first; records that cannot be read
-/// (not a regular file, too long, not a record) are passed over.
+/// The recorded invocations, oldest first, the newest [`MAX_RECORDS`] at
+/// most; records that cannot be read (not a regular file, too long, not a
+/// record, dated in the future as no build of faultlens's can be) are
+/// passed over.
 pub fn read(work: &WorkDir) -> Vec<Invocation> {
-    records(work)
-        .into_iter()
+    let all = records(work);
+    let newest = all.len().saturating_sub(MAX_RECORDS);
+    all.into_iter()
+        .skip(newest)
         .filter_map(|(name, _)| {
             let bytes = work.read(&format!("{DIR}/{name}"), MAX_RECORD).ok()??;
             parse(&bytes)
@@ -58,35 +62,44 @@ pub fn read(work: &WorkDir) -> Vec<Invocation> {
 
 /// Removes the records an identical later invocation repeats (an
 /// incremental build compiles a changed source again with the same
-/// flags), so the record grows only when the build's commands change.
+/// flags), and all but the newest [`MAX_RECORDS`], so the record grows
+/// only when the build's commands change, and never past that.
 pub fn prune(work: &WorkDir) {
     let mut seen = std::collections::HashSet::new();
-    for (name, _) in records(work).into_iter().rev() {
+    let all = records(work);
+    let keep_from = all.len().saturating_sub(MAX_RECORDS);
+    for (k, (name, _)) in all.into_iter().enumerate().rev() {
         let path = work.join(DIR).join(&name);
-        let bytes = work
+        let digest = work
             .read(&format!("{DIR}/{name}"), MAX_RECORD)
             .ok()
-            .flatten();
-        if !bytes.is_some_and(|b| seen.insert(b)) {
+            .flatten()
+            .map(|b| faultlens_core::sources::digest(&b));
+        if k < keep_from || !digest.is_some_and(|d| seen.insert(d)) {
             let _ = std::fs::remove_file(path);
         }
     }
 }
 
-/// The record files' names, oldest first (by modification time, then name).
+/// Entries of the record's directory looked at at most.
+const MAX_LISTED: usize = 10 * MAX_RECORDS;
+
+/// The record files' names, oldest first (by modification time, then
+/// name), those dated in the future left out.
 fn records(work: &WorkDir) -> Vec<(String, SystemTime)> {
     let dir = work.join(DIR);
     let is_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
     let Some(listing) = is_dir.then(|| std::fs::read_dir(&dir).ok()).flatten() else {
         return Vec::new();
     };
+    let now = SystemTime::now();
     let mut out: Vec<(String, SystemTime)> = listing
         .flatten()
-        .take(MAX_RECORDS)
+        .take(MAX_LISTED)
         .filter_map(|e| {
             let name = e.file_name().to_str()?.to_string();
             let modified = e.metadata().ok()?.modified().ok()?;
-            Some((name, modified))
+            (modified <= now).then_some((name, modified))
         })
         .collect();
     out.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
@@ -146,6 +159,28 @@ mod tests {
         let left = read(&work);
         assert_eq!(left.len(), 2);
         assert!(left.contains(&a) && left.contains(&b), "{left:?}");
+    }
+
+    #[test]
+    fn a_record_dated_in_the_future_is_no_build_s_and_is_passed_over() {
+        // A repository can ship `.faultlens/compilations/` with records
+        // that would otherwise outrank every real compilation.
+        let project = tempfile::tempdir().unwrap();
+        let work = WorkDir::open(project.path()).unwrap();
+        let dir = work.dir(DIR).unwrap();
+        std::fs::write(dir.join("cc.now"), b"/d\0cc\0-c\0now.c\0").unwrap();
+        let planted = dir.join("cc.later");
+        std::fs::write(&planted, b"/d\0cc\0-c\0later.c\0").unwrap();
+        let later = SystemTime::now() + std::time::Duration::from_secs(86_400);
+        std::fs::File::options()
+            .write(true)
+            .open(&planted)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        let read = read(&work);
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].args[2], "now.c");
     }
 
     #[test]

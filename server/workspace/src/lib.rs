@@ -22,6 +22,7 @@ pub mod files;
 pub mod frameworks;
 pub mod generated;
 pub mod lock;
+pub mod meson;
 pub mod nondet;
 pub mod project;
 pub mod store;

@@ -3,19 +3,18 @@
 
 use super::declared::DeclaredTest;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Where Meson records its tests, in the build directory.
 pub const TESTS_FILE: &str = "meson-info/intro-tests.json";
 
 /// The tests of `text`, Meson's introspection of the build in `build`.
-/// Named as faultlens's Meson discovery names them: a name a second suite
-/// reuses becomes `suite+suite:name`.
+/// Named as faultlens's Meson discovery names them
+/// (`workspace::meson::MesonNames`).
 pub fn tests_in(text: &str, build: &Path) -> Result<Vec<DeclaredTest>, String> {
     let listed: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let listed = listed.as_array().ok_or("expected an array of tests")?;
-    let mut seen = HashMap::<&str, usize>::new();
+    let mut names = faultlens_workspace::meson::MesonNames::default();
     let mut out = Vec::with_capacity(listed.len());
     for (i, t) in listed.iter().enumerate() {
         let strings = |key: &str| -> Vec<String> {
@@ -31,12 +30,7 @@ pub fn tests_in(text: &str, build: &Path) -> Result<Vec<DeclaredTest>, String> {
         let name = t["name"]
             .as_str()
             .ok_or_else(|| format!("test {i} has no name"))?;
-        let count = seen.entry(name).or_default();
-        *count += 1;
-        let name = match *count {
-            1 => name.to_string(),
-            _ => format!("{}:{name}", strings("suite").join("+")),
-        };
+        let name = names.name(name, &strings("suite"));
         let env = t["env"]
             .as_object()
             .map(|m| {

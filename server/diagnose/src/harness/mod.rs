@@ -136,7 +136,7 @@ pub fn executable_tests(
             continue;
         }
         if f.case.is_none() && f.record.exit_code == Some(0) {
-            skipped.push((name, "it failed although it exited with status 0, so its verdict comes from what it printed or from an expectation that it fail (a TAP or GoogleTest protocol, Meson's `should_fail`), which the model does not express".into()));
+            skipped.push((name, "it failed although it exited with status 0, so its verdict comes from what it printed or from an expectation that it fail (a TAP or GoogleTest protocol, Meson's `should_fail`, make's `XFAIL_TESTS`), which the model does not express".into()));
             continue;
         }
         let mut input = TestInput {

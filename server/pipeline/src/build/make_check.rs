@@ -74,8 +74,17 @@ pub fn recording_compilations(
     };
     let script = runtime.with_file_name("faultlens-cc");
     let text = compilations::recorder_script(&record_dir, cc);
-    // A link planted there is removed, never written through.
-    let _ = std::fs::remove_file(&script);
+    // A link planted there is removed, never written through; a directory
+    // there is in faultlens's own `.faultlens/rt/` or private directory.
+    match std::fs::symlink_metadata(&script) {
+        Ok(m) if m.is_dir() => {
+            let _ = std::fs::remove_dir_all(&script);
+        }
+        Ok(_) => {
+            let _ = std::fs::remove_file(&script);
+        }
+        Err(_) => {}
+    }
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -52,7 +52,7 @@ pub fn discover(
     let tests: Vec<MesonTest> = serde_json::from_str(step.stdout[start..].trim_end())
         .map_err(|e| PipelineError::Discovery(format!("cannot read Meson's test list: {e}")))?;
     let declared = declarations(project);
-    let mut names = BTreeMap::<String, usize>::new();
+    let mut names = faultlens_workspace::meson::MesonNames::default();
     tests
         .into_iter()
         .map(|test| {
@@ -62,14 +62,7 @@ pub fn discover(
                     test.name
                 )));
             }
-            // Meson names a test within its suite; two suites may reuse a name.
-            let seen = names.entry(test.name.clone()).or_default();
-            *seen += 1;
-            let name = if *seen == 1 {
-                test.name.clone()
-            } else {
-                format!("{}:{}", test.suite.join("+"), test.name)
-            };
+            let name = names.name(&test.name, &test.suite);
             let said = declared(&test.name);
             Ok(TestSpec {
                 location: said.location,
