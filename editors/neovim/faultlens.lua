@@ -12,7 +12,7 @@ local defaults = {
   -- File types to attach to.
   filetypes = { 'c', 'cpp' },
   -- Files that mark a project root, searched upwards from the buffer.
-  root_markers = { 'faultlens.toml', '.faultlens', 'CMakeLists.txt', 'Makefile', '.git' },
+  root_markers = { 'faultlens.toml', '.faultlens', 'CMakeLists.txt', 'meson.build', 'Makefile', '.git' },
   -- Let faultlens build and run this project's code: true, false, or a
   -- function(root) returning a boolean. Off by default: without it faultlens
   -- only shows results already in .faultlens/results.json.
