@@ -5,6 +5,9 @@
 //! - `command`: the user's command runs in the shadow copy with `CC`,
 //!   `CFLAGS` and `LDFLAGS` set.
 //! - CTest: CMake configures a coverage build in `.faultlens/cmake-build`.
+//! - Meson: `meson setup` makes a coverage build in `.faultlens/meson-build`.
+//! - `make check`: the Makefile runs in the shadow copy, its `CC` a script
+//!   that records each compiler invocation (`workspace::compilations`).
 
 mod cmake;
 pub mod diagnostics;
