@@ -33,7 +33,7 @@ pub fn discover_unbuilt(project: &Project, timeout: Duration) -> Result<Vec<Test
         .unwrap_or_else(|| "prog".into());
     // Where the build will put the program and where the tests will run.
     let (program, cwd) = if project.config.build.command.is_some() {
-        let shadow = project.work_dir().join("shadow");
+        let shadow = project.work_dir().join(crate::build_dirs::SHADOW);
         (shadow.join(program), shadow)
     } else {
         (

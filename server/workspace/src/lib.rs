@@ -12,6 +12,7 @@
 //! generation, which need the project but not the runner, depend on this
 //! crate alone.
 
+pub mod build_dirs;
 pub mod compilations;
 pub mod config;
 pub mod declared;

@@ -7,6 +7,7 @@
 use super::{ctest_file, meson_file};
 use faultlens_confine::{limits, WorkDir};
 use faultlens_core::results::RunResults;
+use faultlens_workspace::build_dirs;
 use faultlens_workspace::config::Kind;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +54,7 @@ impl BuildSystem {
         }
     }
 
+    /// The name of the build system, as its coverage build is called.
     pub fn name(self) -> &'static str {
         match self {
             BuildSystem::Cmake => "CMake",
@@ -64,9 +66,9 @@ impl BuildSystem {
     /// Its coverage build's directory, in `.faultlens/`.
     pub fn build_dir(self) -> &'static str {
         match self {
-            BuildSystem::Cmake => "cmake-build",
-            BuildSystem::Meson => "meson-build",
-            BuildSystem::Make => "shadow",
+            BuildSystem::Cmake => build_dirs::CMAKE,
+            BuildSystem::Meson => build_dirs::MESON,
+            BuildSystem::Make => build_dirs::SHADOW,
         }
     }
 

@@ -1,57 +1,27 @@
 //! The tests Meson would run, read from `meson-info/intro-tests.json` in
-//! faultlens's coverage build (what `meson introspect --tests` prints).
+//! faultlens's coverage build (what `meson introspect --tests` prints;
+//! `workspace::meson` reads it and names the tests).
 
 use super::declared::DeclaredTest;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Where Meson records its tests, in the build directory.
-pub const TESTS_FILE: &str = "meson-info/intro-tests.json";
+pub use faultlens_workspace::meson::TESTS_FILE;
 
-/// The tests of `text`, Meson's introspection of the build in `build`.
-/// Named as faultlens's Meson discovery names them
-/// (`workspace::meson::MesonNames`).
+/// The tests of `text`, Meson's introspection of the build in `build`,
+/// named as faultlens's Meson discovery names them.
 pub fn tests_in(text: &str, build: &Path) -> Result<Vec<DeclaredTest>, String> {
-    let listed: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let listed = listed.as_array().ok_or("expected an array of tests")?;
-    let mut names = faultlens_workspace::meson::MesonNames::default();
-    let mut out = Vec::with_capacity(listed.len());
-    for (i, t) in listed.iter().enumerate() {
-        let strings = |key: &str| -> Vec<String> {
-            t[key]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let name = t["name"]
-            .as_str()
-            .ok_or_else(|| format!("test {i} has no name"))?;
-        let name = names.name(name, &strings("suite"));
-        let env = t["env"]
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        // Meson judges a TAP or GoogleTest test by its output too; a
-        // failing test that exited 0 is left out for that (see the harness).
-        out.push(DeclaredTest {
-            name,
-            argv: strings("cmd"),
-            cwd: t["workdir"]
-                .as_str()
-                .map_or_else(|| build.to_path_buf(), PathBuf::from),
-            env,
+    // Meson judges a TAP or GoogleTest test by its output too; a failing
+    // test that exited 0 is left out for that (see the harness).
+    Ok(faultlens_workspace::meson::test_list(text)?
+        .into_iter()
+        .map(|t| DeclaredTest {
+            name: t.row,
+            argv: t.cmd,
+            cwd: t.workdir.map_or_else(|| build.to_path_buf(), PathBuf::from),
+            env: t.env.into_iter().collect(),
             judged_by: None,
-        });
-    }
-    Ok(out)
+        })
+        .collect())
 }
 
 #[cfg(test)]

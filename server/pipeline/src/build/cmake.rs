@@ -37,7 +37,9 @@ pub fn build(
             ),
         });
     }
-    let dir = project.work()?.dir_without_links("cmake-build")?;
+    let dir = project
+        .work()?
+        .dir_without_links(faultlens_workspace::build_dirs::CMAKE)?;
     let paths = PathMap::new(root.clone(), None);
     let section = project.config.ctest.clone().unwrap_or_default();
 

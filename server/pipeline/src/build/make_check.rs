@@ -20,7 +20,9 @@ pub fn build(
     env: Vec<(String, String)>,
     steps: &Steps,
 ) -> Result<Built> {
-    let shadow = project.work()?.dir_without_links("shadow")?;
+    let shadow = project
+        .work()?
+        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let make = |targets: &[String]| -> Result<()> {

@@ -14,8 +14,6 @@ use crate::toolchain::require;
 use std::path::Path;
 use std::process::Command;
 
-pub const BUILD_DIR: &str = "meson-build";
-
 pub fn build(
     project: &Project,
     runtime: &Path,
@@ -38,7 +36,9 @@ pub fn build(
             ),
         });
     }
-    let dir = project.work()?.dir_without_links(BUILD_DIR)?;
+    let dir = project
+        .work()?
+        .dir_without_links(faultlens_workspace::build_dirs::MESON)?;
     let paths = PathMap::new(root.clone(), None);
     // Meson reads the compiler from CC when it sets up, and only then.
     let compiler: Vec<(String, String)> = env.iter().filter(|(k, _)| k == "CC").cloned().collect();

@@ -8,7 +8,9 @@ use crate::project::Project;
 use std::process::Command;
 
 pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Result<Built> {
-    let shadow = project.work()?.dir_without_links("shadow")?;
+    let shadow = project
+        .work()?
+        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let command = project.config.build.command.clone().unwrap_or_default();
@@ -50,7 +52,9 @@ pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Re
 /// A runner project without `[build]`: its test commands build what they
 /// need, in the shadow copy, with the coverage environment.
 pub fn no_build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
-    let shadow = project.work()?.dir_without_links("shadow")?;
+    let shadow = project
+        .work()?
+        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
     Ok(Built {
         program: None,

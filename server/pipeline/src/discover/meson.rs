@@ -11,27 +11,9 @@ use crate::error::{PipelineError, Result};
 use crate::project::Project;
 use crate::testspec::{Expectation, Invocation, TestSpec};
 use faultlens_core::results::Location;
-use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
-
-#[derive(Deserialize)]
-struct MesonTest {
-    name: String,
-    #[serde(default)]
-    cmd: Vec<String>,
-    #[serde(default)]
-    env: BTreeMap<String, String>,
-    workdir: Option<String>,
-    #[serde(default)]
-    timeout: f64,
-    #[serde(default)]
-    should_fail: bool,
-    #[serde(default)]
-    suite: Vec<String>,
-}
 
 pub fn discover(
     project: &Project,
@@ -49,10 +31,9 @@ pub fn discover(
         )));
     }
     let start = step.stdout.find('[').unwrap_or(0);
-    let tests: Vec<MesonTest> = serde_json::from_str(step.stdout[start..].trim_end())
+    let tests = faultlens_workspace::meson::test_list(step.stdout[start..].trim_end())
         .map_err(|e| PipelineError::Discovery(format!("cannot read Meson's test list: {e}")))?;
     let declared = declarations(project);
-    let mut names = faultlens_workspace::meson::MesonNames::default();
     tests
         .into_iter()
         .map(|test| {
@@ -62,11 +43,10 @@ pub fn discover(
                     test.name
                 )));
             }
-            let name = names.name(&test.name, &test.suite);
             let said = declared(&test.name);
             Ok(TestSpec {
                 location: said.location,
-                name,
+                name: test.row,
                 invocation: Invocation::Argv(test.cmd),
                 cwd: test
                     .workdir
