@@ -106,6 +106,8 @@ struct Diagnosed {
     rank: Option<usize>,
     time: Duration,
     complete: bool,
+    /// How many diagnoses and failing tests, or why it was refused.
+    summary: String,
 }
 
 fn main() {
@@ -119,9 +121,13 @@ fn main() {
         .map(|e| e.path())
         .filter(|p| p.join("faultlens.toml").is_file())
         .collect();
-    let work = tempfile::tempdir().unwrap();
+    // `MUTANTS_WORK=DIR` keeps the versions there (to rerun a miss by hand).
+    let kept_work = std::env::var_os("MUTANTS_WORK").map(std::path::PathBuf::from);
+    let temp = tempfile::tempdir().unwrap();
+    let work_dir = kept_work.unwrap_or_else(|| temp.path().to_path_buf());
+    let work = work_dir.as_path();
     for fixture in FIXED_FIXTURES {
-        programs.push(fixed_fixture(fixture, work.path()));
+        programs.push(fixed_fixture(fixture, work));
     }
     programs.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
     // The correct programs run each test in milliseconds; a mutant that
@@ -165,7 +171,7 @@ fn main() {
         let tally = tallies.entry(name.clone()).or_default();
         for (k, mutant) in chosen.iter().enumerate() {
             tally.sampled += 1;
-            let dir = work.path().join(format!("{name}-{k}"));
+            let dir = work.join(format!("{name}-{k}"));
             write_version(program, &dir, &source_file, &source, mutant);
             let started = Instant::now();
             let results = localize(&dir, &options);
@@ -189,8 +195,17 @@ fn main() {
             localize_times.push(started.elapsed());
             tally.kept += 1;
             entry.1 += 1;
+            let mut outcome = String::new();
             if let Some(limit) = &diagnose {
-                diagnosed.push(diagnosis_of(&dir, limit, &source_file, mutant.line as u32));
+                let d = diagnosis_of(&dir, limit, &source_file, mutant.line as u32);
+                outcome = format!(
+                    " · diagnosis: fault {} · {:.1} s{} · {}",
+                    d.rank.map_or("missing".into(), |r| format!("#{r}")),
+                    d.time.as_secs_f64(),
+                    if d.complete { " (complete)" } else { "" },
+                    d.summary
+                );
+                diagnosed.push(d);
             }
             let sources = store::read_sources(&dir, &results);
             let at_fault = |analysis: &Analysis| {
@@ -247,7 +262,7 @@ fn main() {
                     .push(position);
             }
             eprintln!(
-                "mutants: {name} #{k}: {}",
+                "mutants: {name} #{k}: {}{outcome}",
                 mutant.describe(&source_file, &source)
             );
         }
@@ -378,9 +393,20 @@ fn diagnosis_of(dir: &Path, limit: &str, file: &str, line: u32) -> Diagnosed {
                 .is_some_and(|s| s.iter().any(|s| s["file"] == file && s["line"] == line))
         })
     });
+    let summary = match doc["diagnoses"].as_array() {
+        _ if doc["error"].is_object() => format!("refused: {}", doc["error"]["message"]),
+        Some(list) => format!(
+            "{} diagnoses of {} failing tests ({} skipped)",
+            list.len(),
+            doc["failing_tests"].as_array().map_or(0, Vec::len),
+            doc["skipped_tests"].as_array().map_or(0, Vec::len)
+        ),
+        None => "no report".into(),
+    };
     Diagnosed {
         rank: rank.map(|r| r + 1),
         time,
         complete: doc["complete"] == true,
+        summary,
     }
 }
