@@ -46,11 +46,7 @@ fn stdin(text: &str) -> TestInput {
 
 fn observing(stmt: StmtId, table: BTreeMap<Vec<u64>, u64>) -> RunOptions {
     RunOptions {
-        functional: Some(Functional {
-            stmt,
-            table,
-            operands: None,
-        }),
+        functional: Some(Functional { stmt, table }),
         ..RunOptions::default()
     }
 }

@@ -132,9 +132,7 @@ impl Flipping<'_> {
             &opts,
             &r,
         );
-        // The matching prefix alone: bytes in common beyond it reward
-        // flips that print the wrong line, which this greedy search keeps.
-        let printed = angelic::printed_as_expected(self.test, &r.stdout).prefix;
+        let printed = angelic::printed_as_expected(self.test, &r.stdout);
         let failed = match forced.passes {
             true => forced.overrides.len(),
             false => usize::MAX,
