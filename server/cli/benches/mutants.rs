@@ -17,6 +17,11 @@
 //! scored from it as `faultlens rank` delivers it (the base ranker alone
 //! where the diagnosis was refused), with `fusion:op2-min`, an ablation
 //! that lifts only the minimum-cost diagnoses' lines.
+//!
+//! Each kept version's row goes to stderr (its mutant and, with the
+//! diagnosis, the fault's rank in it, the time, and how many diagnoses
+//! and tests, or why it was refused); `MUTANTS_WORK=DIR` keeps the
+//! versions there, each written afresh, to rerun a miss by hand.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -353,6 +358,7 @@ fn fixed_fixture(name: &str, work: &Path) -> std::path::PathBuf {
     let (first, last) = (lines[0], *lines.last().unwrap());
     let program = file.trim_end_matches(".c");
     let dir = work.join("fixed").join(program);
+    let _ = std::fs::remove_dir_all(&dir);
     copy_tree(&from, &dir);
     std::fs::remove_file(dir.join("ground-truth.json")).unwrap();
     let source = std::fs::read_to_string(dir.join(file)).unwrap();
@@ -364,6 +370,8 @@ fn fixed_fixture(name: &str, work: &Path) -> std::path::PathBuf {
 
 /// A copy of `program` with `mutant` applied and its ground truth.
 fn write_version(program: &Path, dir: &Path, file: &str, source: &str, mutant: &Mutant) {
+    // A kept work directory may hold an earlier run's version here.
+    let _ = std::fs::remove_dir_all(dir);
     copy_tree(program, dir);
     std::fs::write(dir.join(file), mutant.apply(source)).unwrap();
     let truth = serde_json::json!({"faults": [{"file": file, "lines": [mutant.line]}]});
@@ -393,15 +401,16 @@ fn diagnosis_of(dir: &Path, limit: &str, file: &str, line: u32) -> Diagnosed {
                 .is_some_and(|s| s.iter().any(|s| s["file"] == file && s["line"] == line))
         })
     });
-    let summary = match doc["diagnoses"].as_array() {
-        _ if doc["error"].is_object() => format!("refused: {}", doc["error"]["message"]),
-        Some(list) => format!(
+    let count = |key: &str| doc[key].as_array().map_or(0, Vec::len);
+    let summary = match doc["error"]["message"].as_str() {
+        Some(why) => format!("refused: {why}"),
+        None if doc.is_null() => "no report (the command printed no JSON)".into(),
+        None => format!(
             "{} diagnoses of {} failing tests ({} skipped)",
-            list.len(),
-            doc["failing_tests"].as_array().map_or(0, Vec::len),
-            doc["skipped_tests"].as_array().map_or(0, Vec::len)
+            count("diagnoses"),
+            count("failing_tests"),
+            count("skipped_tests")
         ),
-        None => "no report".into(),
     };
     Diagnosed {
         rank: rank.map(|r| r + 1),
