@@ -11,8 +11,8 @@
 //! ([`crate::interp::RunOptions::expr_overrides`]), asks and checks whether
 //! changing that sub-expression alone suffices.
 
-use crate::ir::{Expr, ExprKind, InstrKind, Program, SrcRange, StmtId};
-use std::collections::HashMap;
+use crate::ir::{Expr, ExprKind, InstrKind, Program, SrcRange, StmtId, UnOp};
+use std::collections::{BTreeSet, HashMap};
 
 /// One candidate sub-expression of a statement.
 #[derive(Clone, Debug)]
@@ -63,6 +63,55 @@ pub fn index_of(
     map
 }
 
+/// The candidates a condition compares: the operands of each comparison
+/// in it (through `&&`, `||` and `!`) and each other operand of those
+/// connectives, but not what computed them (an array's index, a sum's
+/// terms). A wrong comparison is wrong for some compared values, wherever
+/// they were fetched from; keyed by these alone, one change of its value
+/// stands for every instance that compares the same values.
+pub fn compared_operands(prog: &Program, stmt: StmtId) -> BTreeSet<u32> {
+    let index: HashMap<usize, u32> = of_statement(prog, stmt)
+        .iter()
+        .map(|s| (node_key(s.expr), s.index))
+        .collect();
+    let mut out = BTreeSet::new();
+    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
+        if let Some(root) = value_root(&ins.kind).filter(|_| ins.stmt == stmt) {
+            connective_operands(root, &index, &mut out);
+        }
+    }
+    out
+}
+
+fn connective_operands(e: &Expr, index: &HashMap<usize, u32>, out: &mut BTreeSet<u32>) {
+    match &e.kind {
+        ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+            connective_operands(a, index, out);
+            connective_operands(b, index, out);
+        }
+        ExprKind::Unary(UnOp::LogNot, a) => connective_operands(a, index, out),
+        ExprKind::Binary(op, a, b) | ExprKind::PtrCmp(op, a, b) if op.is_comparison() => {
+            out.extend(nearest_candidate(a, index));
+            out.extend(nearest_candidate(b, index));
+        }
+        _ => out.extend(nearest_candidate(e, index)),
+    }
+}
+
+/// The candidate at `e` or below it through the wrappers that stand for
+/// their operand (a load, a conversion).
+fn nearest_candidate(mut e: &Expr, index: &HashMap<usize, u32>) -> Option<u32> {
+    loop {
+        if let Some(&n) = index.get(&node_key(e)) {
+            return Some(n);
+        }
+        match &e.kind {
+            ExprKind::Load(a) | ExprKind::Cast(a) => e = a,
+            _ => return None,
+        }
+    }
+}
+
 /// The key [`index_of`] uses for a node.
 pub fn node_key(e: &Expr) -> usize {
     e as *const Expr as usize
@@ -70,7 +119,7 @@ pub fn node_key(e: &Expr) -> usize {
 
 /// The expression whose value the statement produces (what the encoding
 /// relaxes for the statement as a whole).
-fn value_root(kind: &InstrKind) -> Option<&Expr> {
+pub fn value_root(kind: &InstrKind) -> Option<&Expr> {
     match kind {
         InstrKind::Expr(e) => match &e.kind {
             ExprKind::Assign(_, rhs) | ExprKind::CompoundAssign { rhs, .. } => Some(rhs),

@@ -46,7 +46,11 @@ fn stdin(text: &str) -> TestInput {
 
 fn observing(stmt: StmtId, table: BTreeMap<Vec<u64>, u64>) -> RunOptions {
     RunOptions {
-        functional: Some(Functional { stmt, table }),
+        functional: Some(Functional {
+            stmt,
+            table,
+            operands: None,
+        }),
         ..RunOptions::default()
     }
 }

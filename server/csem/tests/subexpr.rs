@@ -177,3 +177,39 @@ fn without_refinement_the_encoding_has_no_sub_expression_literals() {
     assert!(f.sub_health.is_empty());
     assert!(!f.health.is_empty());
 }
+
+/// Reads a run of digits; the fault: `>` should be `>=`.
+const DIGITS: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    const char *text = argv[1];
+    int i = 0, value = 0;
+    while (text[i] > '0' && !(text[i] > '9')) {
+        value = value * 10 + (text[i] - '0');
+        i++;
+    }
+    printf("%d\n", value);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_condition_compares_the_values_its_comparisons_read_not_their_indices() {
+    let (_dir, prog, _) = program(DIGITS);
+    let cond = branch_on(&prog, 5);
+    let texts = texts(DIGITS, &prog, cond);
+    let compared: Vec<&str> = subexpr::compared_operands(&prog, cond)
+        .into_iter()
+        .map(|n| texts[n as usize].0.as_str())
+        .collect();
+    assert_eq!(compared, ["text[i]", "'0'", "text[i]", "'9'"]);
+    assert!(texts.iter().any(|(t, _)| t == "i"), "{texts:?}");
+    // A sum compares nothing.
+    let sum = prog
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .find(|i| i.range.start.line == 6)
+        .unwrap()
+        .stmt;
+    assert!(subexpr::compared_operands(&prog, sum).is_empty());
+}

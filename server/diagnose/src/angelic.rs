@@ -37,13 +37,52 @@ pub fn passes(r: &RunResult, test: &ModelTest) -> bool {
     test.expected.met_by(r)
 }
 
-/// Bytes of the test's expected stdout a run printed before it first
-/// differs (0 when the stdout is not checked): how far a run got.
-pub fn printed_as_expected(test: &ModelTest, stdout: &[u8]) -> usize {
-    match &test.expected.stdout {
-        Some(want) => want.iter().zip(stdout).take_while(|(a, b)| a == b).count(),
-        None => 0,
+/// How much of a test's expected stdout a run printed (nothing when the
+/// stdout is not checked): how far the run got. Compared in this order:
+/// the bytes before the first difference, then the bytes the rest has in
+/// common with the expected rest, in order (their longest common
+/// subsequence over the first [`LIKENESS_WINDOW`] bytes of each), so that
+/// a right-aligned number that grows by a digit behind its padding counts
+/// as progress too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Printed {
+    pub prefix: usize,
+    pub in_common: usize,
+}
+
+/// Bytes of each rest compared for [`Printed::in_common`] (the quadratic
+/// comparison stays a few thousand steps per run).
+const LIKENESS_WINDOW: usize = 256;
+
+pub fn printed_as_expected(test: &ModelTest, stdout: &[u8]) -> Printed {
+    let Some(want) = &test.expected.stdout else {
+        return Printed::default();
+    };
+    let prefix = want.iter().zip(stdout).take_while(|(a, b)| a == b).count();
+    let rest = |s: &[u8]| s[prefix..].iter().take(LIKENESS_WINDOW).copied().collect();
+    let (want, got): (Vec<u8>, Vec<u8>) = (rest(want), rest(stdout));
+    Printed {
+        prefix,
+        in_common: common_subsequence(&want, &got),
     }
+}
+
+/// The length of the longest common subsequence of `a` and `b`.
+fn common_subsequence(a: &[u8], b: &[u8]) -> usize {
+    let mut row = vec![0usize; b.len() + 1];
+    for &x in a {
+        let mut diagonal = 0;
+        for (j, &y) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if x == y {
+                diagonal + 1
+            } else {
+                above.max(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Replays the model's values; on success shrinks them.
@@ -98,6 +137,27 @@ pub fn text(slot: &Slot) -> String {
 mod tests {
     use super::*;
     use faultlens_csem::types::FloatKind;
+
+    #[test]
+    fn the_common_subsequence_counts_bytes_in_order() {
+        assert_eq!(common_subsequence(b"  4096", b"     4"), 3);
+        assert_eq!(common_subsequence(b"  4096", b"    40"), 4);
+        assert_eq!(common_subsequence(b"abc", b""), 0);
+        assert_eq!(common_subsequence(b"abcbdab", b"bdcaba"), 4);
+    }
+
+    #[test]
+    fn a_longer_prefix_outweighs_more_in_common() {
+        let mut t = crate::test_programs::unit_test();
+        t.expected.stdout = Some(b"    4096\n".to_vec());
+        let padded_digit = printed_as_expected(&t, b"       4\n");
+        let two_digits = printed_as_expected(&t, b"      40\n");
+        assert_eq!(padded_digit.prefix, two_digits.prefix);
+        assert!(two_digits > padded_digit);
+        assert!(printed_as_expected(&t, b"    40\n") > two_digits);
+        t.expected.stdout = None;
+        assert_eq!(printed_as_expected(&t, b"x"), Printed::default());
+    }
 
     fn slot(bits: u64, width: u32, signed: bool, float: Option<FloatKind>) -> Slot {
         Slot {

@@ -20,7 +20,7 @@ use crate::angelic;
 use crate::bridge::ModelTest;
 use faultlens_csem::encode::{Slot, SlotRole};
 use faultlens_csem::ir::{Program, StmtId};
-use faultlens_csem::{run, Functional, Observation};
+use faultlens_csem::{run, subexpr, Functional, Observation};
 use faultlens_maxsat::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -48,86 +48,173 @@ pub fn witness(
     if tests.is_empty() || budget.exhausted().is_some() {
         return None;
     }
-    let (values, per_test) = flippable(prog, tests, stmt, budget)?;
+    // Keyed by the compared values first (a relational operator wrong for
+    // a digit is wrong for it at every position the run compares it at),
+    // then by every operand (a condition right at some positions only).
+    let compared = subexpr::compared_operands(prog, stmt);
+    let mut keyings = vec![None];
+    if compared.len() < subexpr::of_statement(prog, stmt).len() {
+        keyings.insert(0, Some(compared));
+    }
+    keyings
+        .iter()
+        .find_map(|operands| witness_keyed(prog, tests, stmt, operands.as_ref(), budget))
+}
+
+/// [`witness`] with the key made of `operands` (`None`: all of them).
+fn witness_keyed(
+    prog: &Program,
+    tests: &[&ModelTest],
+    stmt: StmtId,
+    operands: Option<&BTreeSet<u32>>,
+    budget: &Budget,
+) -> Option<BTreeMap<usize, Vec<Slot>>> {
+    let observer = Observer {
+        prog,
+        stmt,
+        operands,
+    };
+    let (values, per_test) = flippable(&observer, tests, budget)?;
     let mut mends: Vec<Vec<Table>> = Vec::new();
     for (t, keys) in tests.iter().zip(&per_test) {
-        let keys: Vec<&Vec<u64>> = keys.iter().take(MAX_KEYS).collect();
-        let test = Flipping {
-            prog,
+        let keys: Vec<Vec<u64>> = keys.iter().take(MAX_KEYS).cloned().collect();
+        let mut test = Flipping {
+            observer: &observer,
             test: t,
-            stmt,
-            values: &values,
+            values: values.clone(),
         };
-        let found = mends_of(&test, &keys, budget)?;
+        let found = mends_of(&mut test, &keys, budget)?;
         mends.push(found);
     }
-    all_pass(prog, tests, stmt, &cover(&mends))
+    all_pass(&observer, tests, &cover(&mends))
+}
+
+/// How a statement's instances are observed and keyed.
+struct Observer<'a> {
+    prog: &'a Program,
+    stmt: StmtId,
+    operands: Option<&'a BTreeSet<u32>>,
 }
 
 /// One test run with some of the operand combinations it met flipped.
 struct Flipping<'a> {
-    prog: &'a Program,
+    observer: &'a Observer<'a>,
     test: &'a ModelTest,
-    stmt: StmtId,
-    values: &'a Table,
+    /// The value computed at each key met so far.
+    values: Table,
 }
 
 impl Flipping<'_> {
-    fn table(&self, keys: &[&Vec<u64>]) -> Table {
+    fn table(&self, keys: &[Vec<u64>]) -> Table {
         keys.iter()
-            .map(|&k| (k.clone(), 1 - self.values[k]))
+            .map(|k| (k.clone(), 1 - self.values[k]))
             .collect()
     }
 
-    /// Whether the test passes, and how many bytes of its expected stdout
-    /// the run printed before it first differs.
-    fn run(&self, keys: &[&Vec<u64>]) -> (bool, usize) {
-        let r = observe(self.prog, self.test, self.stmt, &self.table(keys));
-        (r.passes, r.printed)
+    fn run(&self, keys: &[Vec<u64>]) -> Observed {
+        self.observer.observe(self.test, &self.table(keys))
+    }
+
+    /// The keys of `r` met for the first time (their values noted), in
+    /// the order the run met them.
+    fn newly_met(&mut self, r: &Observed) -> Vec<Vec<u64>> {
+        let mut new = Vec::new();
+        for o in &r.observed {
+            if o.computed <= 1 && !self.values.contains_key(&o.key) {
+                self.values.insert(o.key.clone(), o.computed);
+                new.push(o.key.clone());
+            }
+        }
+        new
     }
 }
 
+/// Flipped runs of one test the greedy growth makes at most.
+const MAX_GROWN: usize = 2 * MAX_KEYS;
+
 /// The flips that make one test pass on its own: every single combination
-/// that does; else one set grown greedily, a flip kept when the run prints
-/// more of the expected output (each number on its own line needs its own
-/// flip); else the first pair that does. `None` when nothing does, or the
-/// budget ran out.
-fn mends_of(test: &Flipping, keys: &[&Vec<u64>], budget: &Budget) -> Option<Vec<Table>> {
+/// that does; else one set grown greedily ([`grown`]); else the first pair
+/// that does. `None` when nothing does, or the budget ran out.
+fn mends_of(test: &mut Flipping, keys: &[Vec<u64>], budget: &Budget) -> Option<Vec<Table>> {
     let mut found = Vec::new();
-    for &k in keys {
+    for k in keys {
         budget.exhausted().is_none().then_some(())?;
-        if test.run(&[k]).0 {
-            found.push(test.table(&[k]));
+        if test.run(std::slice::from_ref(k)).passes {
+            found.push(test.table(std::slice::from_ref(k)));
         }
     }
     if !found.is_empty() {
         return Some(found);
     }
-    let mut kept: Vec<&Vec<u64>> = Vec::new();
-    let mut best = test.run(&[]).1;
-    for &k in keys {
-        budget.exhausted().is_none().then_some(())?;
-        kept.push(k);
-        let (passes, printed) = test.run(&kept);
-        if passes {
-            return Some(vec![test.table(&kept)]);
-        }
-        if printed > best {
-            best = printed;
-        } else {
-            kept.pop();
+    // Progress by the matching prefix first: bytes in common beyond it
+    // also reward flips that print a wrong line, which the growth keeps.
+    for in_common in [false, true] {
+        if let Some(table) = grown(test, keys, in_common, budget)? {
+            return Some(vec![table]);
         }
     }
     let paired = keys.len().min(MAX_PAIRED);
     for a in 0..paired {
         for b in (a + 1)..paired {
             budget.exhausted().is_none().then_some(())?;
-            if test.run(&[keys[a], keys[b]]).0 {
-                return Some(vec![test.table(&[keys[a], keys[b]])]);
+            let pair = [keys[a].clone(), keys[b].clone()];
+            if test.run(&pair).passes {
+                return Some(vec![test.table(&pair)]);
             }
         }
     }
     None
+}
+
+/// One set of flips grown greedily: a flip is kept when the run prints
+/// more of the expected output (each number on its own line needs its own
+/// flip; more by the matching prefix alone unless `in_common`), and the keys a kept flip's run meets for the first time join
+/// the queue (a loop a flip lets run on compares values the failing run
+/// never reached: `i > len` flipped at `i = 0` next meets `i = 1`). A
+/// flip not kept is tried again once others have made progress (the
+/// second line's flip prints nothing more until the first line is whole).
+/// `Some(None)` when no set is found, `None` when the budget ran out.
+fn grown(
+    test: &mut Flipping,
+    keys: &[Vec<u64>],
+    in_common: bool,
+    budget: &Budget,
+) -> Option<Option<Table>> {
+    let progress = |r: &Observed| match in_common {
+        true => r.printed,
+        false => angelic::Printed {
+            in_common: 0,
+            ..r.printed
+        },
+    };
+    let mut queue: std::collections::VecDeque<Vec<u64>> = keys.iter().cloned().collect();
+    let mut deferred: Vec<Vec<u64>> = Vec::new();
+    let mut progressed = false;
+    let mut kept: Vec<Vec<u64>> = Vec::new();
+    let mut best = progress(&test.run(&[]));
+    for _ in 0..MAX_GROWN {
+        budget.exhausted().is_none().then_some(())?;
+        if queue.is_empty() && progressed {
+            queue.extend(deferred.drain(..));
+            progressed = false;
+        }
+        let Some(k) = queue.pop_front() else {
+            break;
+        };
+        kept.push(k);
+        let r = test.run(&kept);
+        if r.passes {
+            return Some(Some(test.table(&kept)));
+        }
+        if progress(&r) > best {
+            best = progress(&r);
+            progressed = true;
+            queue.extend(test.newly_met(&r));
+        } else {
+            deferred.extend(kept.pop());
+        }
+    }
+    Some(None)
 }
 
 /// A table mending every test: repeatedly the mend serving the most tests
@@ -166,9 +253,8 @@ type Table = BTreeMap<Vec<u64>, u64>;
 /// met them.
 #[allow(clippy::type_complexity)]
 fn flippable(
-    prog: &Program,
+    observer: &Observer,
     tests: &[&ModelTest],
-    stmt: StmtId,
     budget: &Budget,
 ) -> Option<(Table, Vec<Vec<Vec<u64>>>)> {
     let mut values = Table::new();
@@ -177,7 +263,7 @@ fn flippable(
         budget.exhausted().is_none().then_some(())?;
         let mut keys: Vec<Vec<u64>> = Vec::new();
         let mut met = BTreeSet::new();
-        for o in observe(prog, t, stmt, &Table::new()).observed {
+        for o in observer.observe(t, &Table::new()).observed {
             if o.computed > 1 {
                 return None;
             }
@@ -198,14 +284,13 @@ fn flippable(
 
 /// Every test run with `table`; their changed instances if all pass.
 fn all_pass(
-    prog: &Program,
+    observer: &Observer,
     tests: &[&ModelTest],
-    stmt: StmtId,
     table: &Table,
 ) -> Option<BTreeMap<usize, Vec<Slot>>> {
     let mut out = BTreeMap::new();
     for (i, t) in tests.iter().enumerate() {
-        let r = observe(prog, t, stmt, table);
+        let r = observer.observe(t, table);
         if !r.passes {
             return None;
         }
@@ -213,7 +298,7 @@ fn all_pass(
             .observed
             .iter()
             .filter(|o| o.produced != o.computed)
-            .map(|o| slot(stmt, o))
+            .map(|o| slot(observer.stmt, o))
             .collect();
         out.insert(i, slots);
     }
@@ -224,21 +309,24 @@ fn all_pass(
 struct Observed {
     passes: bool,
     observed: Vec<Observation>,
-    /// Bytes of the expected stdout printed before the first difference.
-    printed: usize,
+    /// How much of the expected stdout it printed.
+    printed: angelic::Printed,
 }
 
-fn observe(prog: &Program, t: &ModelTest, stmt: StmtId, table: &Table) -> Observed {
-    let mut opts = t.run_options();
-    opts.functional = Some(Functional {
-        stmt,
-        table: table.clone(),
-    });
-    let r = run(prog, &t.input, &opts);
-    Observed {
-        passes: angelic::passes(&r, t),
-        printed: angelic::printed_as_expected(t, &r.stdout),
-        observed: r.observed,
+impl Observer<'_> {
+    fn observe(&self, t: &ModelTest, table: &Table) -> Observed {
+        let mut opts = t.run_options();
+        opts.functional = Some(Functional {
+            stmt: self.stmt,
+            table: table.clone(),
+            operands: self.operands.cloned(),
+        });
+        let r = run(self.prog, &t.input, &opts);
+        Observed {
+            passes: angelic::passes(&r, t),
+            printed: angelic::printed_as_expected(t, &r.stdout),
+            observed: r.observed,
+        }
     }
 }
 
@@ -333,6 +421,84 @@ mod tests {
             .stmt;
         assert!(witness(&prog, &tests, longest, &Budget::unlimited()).is_none());
         assert!(witness(&prog, &[], longest, &Budget::unlimited()).is_none());
+    }
+
+    /// A run of `prog` with `args`, expected to print `stdout`.
+    fn printing(args: &str, stdout: &str) -> ModelTest {
+        let mut t = crate::test_programs::unit_test();
+        t.name = args.into();
+        t.input.args = vec![args.into()];
+        t.expected.stdout = Some(stdout.as_bytes().to_vec());
+        t
+    }
+
+    fn branch_on(prog: &Program, line: u32) -> StmtId {
+        crate::test_programs::on_lines(prog, &[line], |k| {
+            matches!(k, faultlens_csem::ir::InstrKind::Branch { .. })
+        })[0]
+    }
+
+    /// Says whether a number is all digits; the fault: `>` should be `>=`,
+    /// so a `0` ends the digits.
+    const ALL_DIGITS: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    const char *text = argv[1];
+    int i = 0;
+    while (text[i] > '0' && text[i] <= '9')
+        i++;
+    puts(text[i] == '\0' ? "digits" : "not digits");
+    return 0;
+}
+"#;
+
+    #[test]
+    fn a_comparison_is_flipped_wherever_it_compares_the_same_values() {
+        let (_dir, prog) = crate::test_programs::program(ALL_DIGITS);
+        let tests = [printing("10000", "digits\n"), printing("2050", "digits\n")];
+        let refs: Vec<&ModelTest> = tests.iter().collect();
+        let cond = branch_on(&prog, 5);
+        // Keyed by the index too, each `0` would be a flip of its own: four
+        // at once, with no output growing on the way to tell them apart.
+        let found = witness(&prog, &refs, cond, &Budget::unlimited())
+            .expect("one flip, where a `0` is compared with '0', mends both");
+        let flipped = |i: usize| found[&i].iter().map(|s| s.instance).collect::<Vec<_>>();
+        assert_eq!(flipped(0), [1, 2, 3, 4]);
+        assert_eq!(flipped(1), [1, 3]);
+        assert!(found.values().flatten().all(|s| s.bits == 1));
+        for (i, t) in refs.iter().enumerate() {
+            assert!(angelic::replay_passes(&prog, t, &found[&i]), "{}", t.name);
+        }
+    }
+
+    /// Copies a number's digits and prints them right-aligned; the fault:
+    /// the loop's `<` is `>`, so nothing is copied.
+    const ALIGNED: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    char out[16] = {0};
+    size_t len = strlen(argv[1]);
+    for (size_t i = 0; i > len && i < 15; i++)
+        out[i] = argv[1][i];
+    printf("%8s\n", out);
+    return 0;
+}
+"#;
+
+    #[test]
+    fn flips_follow_the_values_a_kept_flip_lets_the_loop_meet() {
+        let (_dir, prog) = crate::test_programs::program(ALIGNED);
+        let tests = [printing("4096", "    4096\n"), printing("77", "      77\n")];
+        let refs: Vec<&ModelTest> = tests.iter().collect();
+        let cond = branch_on(&prog, 6);
+        // The failing runs meet only `i = 0`; each flip meets the next `i`,
+        // and the right-aligned output grows behind its padding.
+        let found = witness(&prog, &refs, cond, &Budget::unlimited())
+            .expect("the loop run once per digit mends both");
+        assert_eq!(found[&0].len(), 4);
+        assert_eq!(found[&1].len(), 2);
+        for (i, t) in refs.iter().enumerate() {
+            assert!(angelic::replay_passes(&prog, t, &found[&i]), "{}", t.name);
+        }
     }
 
     fn table(keys: &[u64]) -> Table {

@@ -67,7 +67,7 @@ pub fn witness(
 /// What `stmt`'s value is (a stored value or a returned one), and what
 /// its traced value lacks of it: a postfix `x++` traces the old value and
 /// stores one more. `None` for a condition or anything else.
-fn role_of(prog: &Program, stmt: StmtId) -> Option<(SlotRole, i64)> {
+pub(crate) fn role_of(prog: &Program, stmt: StmtId) -> Option<(SlotRole, i64)> {
     let ins = prog
         .funcs
         .iter()
@@ -88,7 +88,11 @@ fn role_of(prog: &Program, stmt: StmtId) -> Option<(SlotRole, i64)> {
 
 /// The instance's value shifted, as the slot that replays it; `None` for
 /// a value that is no integer.
-fn shifted(ev: &TraceEvent, shift: i64, (role, traced_lacks): (SlotRole, i64)) -> Option<Slot> {
+pub(crate) fn shifted(
+    ev: &TraceEvent,
+    shift: i64,
+    (role, traced_lacks): (SlotRole, i64),
+) -> Option<Slot> {
     let Some(TraceValue::Int { kind, bits }) = ev.value else {
         return None;
     };

@@ -132,7 +132,9 @@ impl Flipping<'_> {
             &opts,
             &r,
         );
-        let printed = angelic::printed_as_expected(self.test, &r.stdout);
+        // The matching prefix alone: bytes in common beyond it reward
+        // flips that print the wrong line, which this greedy search keeps.
+        let printed = angelic::printed_as_expected(self.test, &r.stdout).prefix;
         let failed = match forced.passes {
             true => forced.overrides.len(),
             false => usize::MAX,

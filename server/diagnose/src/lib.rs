@@ -35,6 +35,7 @@ mod recorded;
 mod refine;
 pub mod search;
 mod suspects;
+mod swaps;
 #[cfg(test)]
 mod test_programs;
 pub mod weights;
@@ -331,9 +332,10 @@ pub fn diagnose_program(
         cancel,
         start,
     };
-    // Between the searches: concrete witnesses of the spectrum's top
-    // statements (a few runs each), so a statement they find is reported
-    // however the search beyond the runs' own paths fares.
+    // Before any search (once the first has encoded the tests it takes):
+    // the concrete witnesses of the spectrum's top statements (a few runs
+    // each, no SAT), so a statement they find is reported early however
+    // the searches fare.
     let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
         .into_iter()
         .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
@@ -342,9 +344,7 @@ pub fn diagnose_program(
     let mut witnessed = None;
     let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
         let tests: Vec<&ModelTest> = encoded.iter().collect();
-        // A third of the time left before the step's end at most: the
-        // search beyond the runs' own paths comes next.
-        let until = clock.until(&PLAN.witnesses).share_of_rest(WITNESS_SHARE);
+        let until = clock.until(&PLAN.witnesses);
         witnessed = Some(witnesses::find(prog, &tests, &trusted, &candidates, &until));
     })?;
     for (name, reason) in &searched.skipped {
@@ -493,12 +493,8 @@ fn diagnosable(
     tests
 }
 
-/// The share of the time left before the witnesses' step ends that they
-/// may take (its end is the latest they stop).
-const WITNESS_SHARE: f64 = 0.3;
-
 /// The statements the spectrum-guided check takes, and the concrete
-/// witnesses found for them between the searches.
+/// witnesses found for them before the searches.
 struct Suspects<'a> {
     candidates: &'a [StmtId],
     trusted: &'a BTreeSet<StmtId>,
@@ -509,9 +505,10 @@ struct Suspects<'a> {
 /// unfinished (not at the user's limit of diagnoses): the spectrum's top
 /// lines one statement at a time, on a formula of its own (the search's may
 /// have used up the tests' path bounds), leaving out statements the
-/// reported search already found alone. The witnesses found between the
-/// searches stand for the tests they were found for (found again for
-/// others); with the budget spent, they are all the check has.
+/// reported search already found alone. The witnesses found before the
+/// searches stand for the tests the search explains when they were found
+/// for those among others (else they are found again); with the budget
+/// spent, they are all the check has.
 #[allow(clippy::too_many_arguments)]
 fn check_suspects<'p>(
     ctx: &phases::PhaseContext<'p>,
@@ -533,11 +530,10 @@ fn check_suspects<'p>(
     // With the budget spent, only witnesses found for these very tests
     // are worth encoding them again for.
     let names: Vec<String> = phases::active_in(last_searched);
-    let witnessed_here = suspects
-        .witnessed
-        .as_ref()
-        .is_some_and(|w| w.tests == names && !w.found.is_empty());
-    if clock.whole().exhausted().is_some() && !witnessed_here {
+    let witnessed_here = suspects.witnessed.and_then(|w| w.for_tests(&names));
+    if clock.whole().exhausted().is_some()
+        && witnessed_here.as_ref().is_none_or(|w| w.found.is_empty())
+    {
         return Ok(None);
     }
     let mut fresh = Joint::new(
@@ -567,12 +563,11 @@ fn check_suspects<'p>(
     // Runs at most a quarter of the check's time (a long-running program
     // makes every run count).
     let until = clock.until(&PLAN.check).share_of_rest(0.25);
-    let witnessed = match suspects.witnessed {
-        Some(w) if w.tests == names => {
-            w.among(&candidates)
-                .resume(ctx.prog, &tests, suspects.trusted, &until)
-        }
-        _ => witnesses::find(ctx.prog, &tests, suspects.trusted, &candidates, &until),
+    let witnessed = match witnessed_here {
+        Some(w) => w
+            .among(&candidates)
+            .resume(ctx.prog, &tests, suspects.trusted, &until),
+        None => witnesses::find(ctx.prog, &tests, suspects.trusted, &candidates, &until),
     };
     let total = candidates.len();
     // Tests failing in different ways may fail through different faults:

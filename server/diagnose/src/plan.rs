@@ -19,8 +19,8 @@ pub struct Step {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plan {
-    pub own_paths: Step,
     pub witnesses: Step,
+    pub own_paths: Step,
     pub explored_paths: Step,
     pub check: Step,
     /// The check's end once it has found a statement that explains every
@@ -32,14 +32,14 @@ pub struct Plan {
 
 /// The plan every diagnosis runs.
 pub const PLAN: Plan = Plan {
+    witnesses: Step {
+        name: "concrete witnesses",
+        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once",
+        until: 0.2,
+    },
     own_paths: Step {
         name: "search along the failing runs' own paths",
         explores: "each failing test held to its own run's path: a model leaving it is refuted at once, no path is encoded; quick, and every diagnosis it finds is real",
-        until: 0.3,
-    },
-    witnesses: Step {
-        name: "concrete witnesses",
-        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once; at most a third of the time left before this step's end",
         until: 0.35,
     },
     explored_paths: Step {
@@ -49,7 +49,7 @@ pub const PLAN: Plan = Plan {
     },
     check: Step {
         name: "spectrum-guided check",
-        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (in at most a quarter of the rest, the witnesses are found again when the second search left out a test, and tried for the statements their step's budget left untried)",
+        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (first, in at most a quarter of the rest, the concrete witnesses of the statements their step's budget left untried)",
         until: 0.92,
     },
     check_after_a_find: Step {
@@ -80,8 +80,8 @@ impl Plan {
     /// The steps in the order they run.
     pub fn steps(&self) -> [&Step; 7] {
         [
-            &self.own_paths,
             &self.witnesses,
+            &self.own_paths,
             &self.explored_paths,
             &self.check_after_a_find,
             &self.check,
@@ -150,7 +150,7 @@ mod tests {
         let start = Instant::now();
         let clock = Clock::new(start, Some(Duration::from_secs(10)), &CancelToken::new());
         let budget = clock.until(&PLAN.own_paths);
-        assert_eq!(budget.deadline(), Some(start + Duration::from_secs(3)));
+        assert_eq!(budget.deadline(), Some(start + Duration::from_millis(3500)));
         let unlimited = Clock::new(start, None, &CancelToken::new());
         assert!(unlimited.until(&PLAN.cores).deadline().is_none());
     }

@@ -1,19 +1,19 @@
 //! Concrete witnesses of the spectrum's top statements, found by running
 //! the failing tests rather than by SAT: a statement whose values, changed
 //! at some of its instances, make every failing test pass is a diagnosis
-//! at once (a subset-minimal one: no test passes unchanged). Three kinds
+//! at once (a subset-minimal one: no test passes unchanged). Four kinds
 //! are tried per statement: consistent flips ([`crate::consistent`]: the
 //! same function of its operands in every test), instance flips
-//! ([`crate::flips`]: a condition flipped where the run needs it) and
+//! ([`crate::flips`]: a condition flipped where the run needs it),
 //! off-by-one values ([`crate::deltas`]: every instance one more or one
-//! less). A
-//! statement costs a few runs where a SAT check can take seconds, so the
-//! plan tries them right after the first search, and the SAT check takes
-//! the statements left.
+//! less) and variable swaps ([`crate::swaps`]: one variable read for
+//! another). A statement costs a few runs where a SAT check can take
+//! seconds, so the plan tries them first, before the searches, and the
+//! SAT check takes the statements left.
 
 use crate::bridge::ModelTest;
 use crate::suspects::Explaining;
-use crate::{consistent, deltas, flips};
+use crate::{consistent, deltas, flips, swaps};
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::Budget;
 use std::collections::{BTreeMap, BTreeSet};
@@ -57,6 +57,7 @@ pub fn find(
             consistent::witness(prog, tests, stmt, budget)
                 .or_else(|| flips::witness(prog, tests, stmt, trusted, budget))
                 .or_else(|| deltas::witness(prog, tests, stmt, budget))
+                .or_else(|| swaps::witness(prog, tests, stmt, budget))
         };
         match slots {
             Some(slots) => {
@@ -90,6 +91,35 @@ impl Witnessed {
         self
     }
 
+    /// The same finds for `names`, tests they were found for among others
+    /// (a statement that mends every test mends each of them); `None`
+    /// when some of `names` was not tried.
+    pub fn for_tests(&self, names: &[String]) -> Option<Self> {
+        let old: Vec<usize> = names
+            .iter()
+            .map(|n| self.tests.iter().position(|t| t == n))
+            .collect::<Option<_>>()?;
+        let found = self
+            .found
+            .iter()
+            .map(|e| Explaining {
+                stmts: e.stmts.clone(),
+                slots: old
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(new, i)| Some((new, e.slots.get(i)?.clone())))
+                    .collect(),
+            })
+            .collect();
+        Some(Witnessed {
+            tests: names.to_vec(),
+            found,
+            first: self.first,
+            pending: self.pending.clone(),
+            untried: self.untried.clone(),
+        })
+    }
+
     /// Tries the candidates the budget left untried, on the same `tests`,
     /// within `budget`: a witness costs milliseconds where the SAT check
     /// that takes the candidates left costs seconds, so none should reach
@@ -121,6 +151,28 @@ mod tests {
     use crate::deltas::tests::SPAN;
     use crate::test_programs::{on_lines, program, unit_test};
     use std::time::Duration;
+
+    #[test]
+    fn finds_stand_for_any_of_the_tests_they_were_found_for() {
+        let (_dir, prog) = program(SPAN);
+        let span = on_lines(&prog, &[4], |_| true)[0];
+        let (mut a, mut b) = (unit_test(), unit_test());
+        a.name = "a".into();
+        b.name = "b".into();
+        let both = find(
+            &prog,
+            &[&a, &b],
+            &BTreeSet::new(),
+            &[span],
+            &Budget::unlimited(),
+        );
+        assert_eq!(both.found.len(), 1);
+        let of_b = both.for_tests(&["b".into()]).expect("b was tried");
+        assert_eq!(of_b.tests, ["b"]);
+        assert_eq!(of_b.found[0].slots.keys().collect::<Vec<_>>(), [&0]);
+        assert_eq!(of_b.found[0].slots[&0], both.found[0].slots[&1]);
+        assert!(both.for_tests(&["b".into(), "c".into()]).is_none());
+    }
 
     #[test]
     fn candidates_a_spent_budget_left_untried_are_tried_when_resumed() {

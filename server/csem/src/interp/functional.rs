@@ -20,6 +20,12 @@ pub struct Functional {
     pub stmt: StmtId,
     /// Operand key ([`Observation::key`]) → the value to produce instead.
     pub table: BTreeMap<Vec<u64>, u64>,
+    /// The candidate sub-expressions (their [`crate::subexpr`] indices)
+    /// whose values make up the key; `None`: all of them. A coarser key
+    /// (the compared values of a condition, not the index that fetched
+    /// them) makes one entry stand for every instance that compares the
+    /// same values.
+    pub operands: Option<std::collections::BTreeSet<u32>>,
 }
 
 /// One instance of the observed statement (a branch, or a `return` of an

@@ -128,6 +128,17 @@ pub struct RunOptions {
     /// The value of `__VERIFIER_nondet_*()` draws beyond [`TestInput::nondet`];
     /// `None` (the default) stops the run with an error instead.
     pub nondet_fill: Option<i64>,
+    /// One read of a variable made to read another one instead.
+    pub swap: Option<Swap>,
+}
+
+/// A read of a local variable (a `Load` of a `Local`, by its
+/// [`crate::subexpr::node_key`]) that reads `local` instead, of the same
+/// type, in the same function: the fix of a wrong variable, run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Swap {
+    pub read: usize,
+    pub local: crate::ir::LocalId,
 }
 
 impl Default for RunOptions {
@@ -143,6 +154,7 @@ impl Default for RunOptions {
             expr_overrides: BTreeMap::new(),
             functional: None,
             nondet_fill: None,
+            swap: None,
         }
     }
 }
@@ -361,7 +373,13 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         ),
         applied_expr: BTreeSet::new(),
         fn_index: match &opts.functional {
-            Some(f) => crate::subexpr::index_of(prog, [f.stmt]),
+            Some(f) => {
+                let mut index = crate::subexpr::index_of(prog, [f.stmt]);
+                if let Some(keep) = &f.operands {
+                    index.retain(|_, (_, n)| keep.contains(n));
+                }
+                index
+            }
             None => Default::default(),
         },
         fn_key: Vec::new(),
@@ -693,7 +711,12 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn eval(&mut self, e: &Expr) -> R<Val> {
-        let v = self.eval_node(e)?;
+        let v = match self.opts.swap {
+            Some(swap) if swap.read == crate::subexpr::node_key(e) => {
+                self.eval_node(&swapped(e, swap.local))?
+            }
+            _ => self.eval_node(e)?,
+        };
         if !self.fn_index.is_empty() {
             self.note_operand(e, &v);
         }
@@ -717,6 +740,20 @@ impl<'a> Machine<'a> {
 
     fn eval_node(&mut self, e: &Expr) -> R<Val> {
         crate::eval::expr(self, e)
+    }
+}
+
+/// The read `e` of a local made a read of `local` (same type and range).
+fn swapped(e: &Expr, local: crate::ir::LocalId) -> Expr {
+    let var = Expr {
+        kind: ExprKind::Local(local),
+        ty: e.ty.clone(),
+        range: e.range,
+    };
+    Expr {
+        kind: ExprKind::Load(Box::new(var)),
+        ty: e.ty.clone(),
+        range: e.range,
     }
 }
 
