@@ -90,11 +90,21 @@ fn connective_operands(e: &Expr, index: &HashMap<usize, u32>, out: &mut BTreeSet
             connective_operands(b, index, out);
         }
         ExprKind::Unary(UnOp::LogNot, a) => connective_operands(a, index, out),
+        // A `bool` function's `return a < b;` converts the comparison.
+        ExprKind::Cast(a) if is_connective(a) => connective_operands(a, index, out),
         ExprKind::Binary(op, a, b) | ExprKind::PtrCmp(op, a, b) if op.is_comparison() => {
             out.extend(nearest_candidate(a, index));
             out.extend(nearest_candidate(b, index));
         }
         _ => out.extend(nearest_candidate(e, index)),
+    }
+}
+
+fn is_connective(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::LogAnd(..) | ExprKind::LogOr(..) | ExprKind::Unary(UnOp::LogNot, _) => true,
+        ExprKind::Binary(op, ..) | ExprKind::PtrCmp(op, ..) => op.is_comparison(),
+        _ => false,
     }
 }
 

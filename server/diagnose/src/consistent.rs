@@ -53,7 +53,8 @@ pub fn witness(
     // then by every operand (a condition right at some positions only).
     let compared = subexpr::compared_operands(prog, stmt);
     let mut keyings = vec![None];
-    if compared.len() < subexpr::of_statement(prog, stmt).len() {
+    // (An empty key would flip every instance at once.)
+    if !compared.is_empty() && compared.len() < subexpr::of_statement(prog, stmt).len() {
         keyings.insert(0, Some(compared));
     }
     keyings
@@ -115,13 +116,13 @@ impl Flipping<'_> {
         self.observer.observe(self.test, &self.table(keys))
     }
 
-    /// The keys of `r` met for the first time (their values noted), in
-    /// the order the run met them.
-    fn newly_met(&mut self, r: &Observed) -> Vec<Vec<u64>> {
+    /// The keys of `r` not in `queued` yet (added to it, their values
+    /// noted), in the order the run met them.
+    fn newly_met(&mut self, r: &Observed, queued: &mut BTreeSet<Vec<u64>>) -> Vec<Vec<u64>> {
         let mut new = Vec::new();
-        for o in &r.observed {
-            if o.computed <= 1 && !self.values.contains_key(&o.key) {
-                self.values.insert(o.key.clone(), o.computed);
+        for o in r.observed.iter().filter(|o| o.computed <= 1) {
+            self.values.entry(o.key.clone()).or_insert(o.computed);
+            if queued.insert(o.key.clone()) {
                 new.push(o.key.clone());
             }
         }
@@ -129,7 +130,7 @@ impl Flipping<'_> {
     }
 }
 
-/// Flipped runs of one test the greedy growth makes at most.
+/// Flipped runs of one test one pass of the greedy growth makes at most.
 const MAX_GROWN: usize = 2 * MAX_KEYS;
 
 /// The flips that make one test pass on its own: every single combination
@@ -188,6 +189,7 @@ fn grown(
         },
     };
     let mut queue: std::collections::VecDeque<Vec<u64>> = keys.iter().cloned().collect();
+    let mut queued: BTreeSet<Vec<u64>> = keys.iter().cloned().collect();
     let mut deferred: Vec<Vec<u64>> = Vec::new();
     let mut progressed = false;
     let mut kept: Vec<Vec<u64>> = Vec::new();
@@ -209,7 +211,7 @@ fn grown(
         if progress(&r) > best {
             best = progress(&r);
             progressed = true;
-            queue.extend(test.newly_met(&r));
+            queue.extend(test.newly_met(&r, &mut queued));
         } else {
             deferred.extend(kept.pop());
         }
@@ -353,6 +355,7 @@ fn slot(stmt: StmtId, o: &Observation) -> Slot {
 mod tests {
     use super::*;
     use crate::bridge::declared_tests;
+    use crate::test_programs::printing;
     use faultlens_workspace::Project;
     use std::path::Path;
 
@@ -421,15 +424,6 @@ mod tests {
             .stmt;
         assert!(witness(&prog, &tests, longest, &Budget::unlimited()).is_none());
         assert!(witness(&prog, &[], longest, &Budget::unlimited()).is_none());
-    }
-
-    /// A run of `prog` with `args`, expected to print `stdout`.
-    fn printing(args: &str, stdout: &str) -> ModelTest {
-        let mut t = crate::test_programs::unit_test();
-        t.name = args.into();
-        t.input.args = vec![args.into()];
-        t.expected.stdout = Some(stdout.as_bytes().to_vec());
-        t
     }
 
     fn branch_on(prog: &Program, line: u32) -> StmtId {

@@ -333,8 +333,8 @@ pub fn diagnose_program(
         start,
     };
     // Before any search (once the first has encoded the tests it takes):
-    // the concrete witnesses of the spectrum's top statements (a few runs
-    // each, no SAT), so a statement they find is reported early however
+    // the concrete witnesses of the spectrum's top statements (runs of
+    // the tests, no SAT), so a statement they find is reported early however
     // the searches fare.
     let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
         .into_iter()

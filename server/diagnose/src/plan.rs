@@ -34,7 +34,7 @@ pub struct Plan {
 pub const PLAN: Plan = Plan {
     witnesses: Step {
         name: "concrete witnesses",
-        explores: "the spectrum's top lines one statement at a time by running the failing tests with the statement's values changed (consistent flips, instance flips, off-by-one values): no SAT, a few runs per statement, and a statement found is a diagnosis at once",
+        explores: "once the first search has encoded its tests, before it searches: the spectrum's top lines one statement at a time by running those tests with the statement's values changed (consistent flips, instance flips, off-by-one values, variable swaps): no SAT, at most a few hundred runs per statement and test, and a statement found is a diagnosis at once",
         until: 0.2,
     },
     own_paths: Step {

@@ -39,7 +39,7 @@ pub fn witness(
     stmt: StmtId,
     budget: &Budget,
 ) -> Option<BTreeMap<usize, Vec<Slot>>> {
-    let (role, _) = deltas::role_of(prog, stmt)?;
+    let role = deltas::role_of(prog, stmt)?;
     let swaps = swaps_of(prog, stmt);
     if swaps.is_empty() || tests.is_empty() {
         return None;
@@ -68,7 +68,9 @@ pub fn witness(
 }
 
 /// The swaps of `stmt`'s value: each integer read of a local, each other
-/// local of its type in the same function, up to [`MAX_SWAPS`].
+/// local of its type in the same function, up to [`MAX_SWAPS`] taken in
+/// turn from each read (a function with many locals of one type leaves
+/// the later reads their tries).
 fn swaps_of(prog: &Program, stmt: StmtId) -> Vec<Swap> {
     let Some((func, root)) = prog.funcs.iter().find_map(|f| {
         f.body
@@ -81,9 +83,21 @@ fn swaps_of(prog: &Program, stmt: StmtId) -> Vec<Swap> {
     };
     let mut reads = Vec::new();
     local_reads(root, &mut reads);
-    reads
+    let per_read: Vec<Vec<Swap>> = reads
         .into_iter()
-        .flat_map(|(read, var)| others_of_type(func, var).map(move |local| Swap { read, local }))
+        .map(|(read, var)| {
+            others_of_type(func, var)
+                .map(|local| Swap { read, local })
+                .collect()
+        })
+        .collect();
+    let longest = per_read.iter().map(Vec::len).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|k| {
+            per_read
+                .iter()
+                .filter_map(move |swaps| swaps.get(k).copied())
+        })
         .take(MAX_SWAPS)
         .collect()
 }
@@ -129,14 +143,14 @@ fn replayed(
     prog: &Program,
     t: &ModelTest,
     stmt: StmtId,
-    role: SlotRole,
+    role: (SlotRole, i64),
     own: &[TraceEvent],
     swapped: &[TraceEvent],
 ) -> Option<Vec<Slot>> {
     let as_slots = |events: Vec<&TraceEvent>| -> Option<Vec<Slot>> {
         events
             .into_iter()
-            .map(|ev| deltas::shifted(ev, 0, (role, 0)))
+            .map(|ev| deltas::shifted(ev, 0, role))
             .collect()
     };
     let differing: Vec<&TraceEvent> = swapped
@@ -158,7 +172,7 @@ fn replayed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_programs::{on_lines, program, unit_test};
+    use crate::test_programs::{on_lines, printing, program};
 
     /// Reads the digits after a two-letter prefix; the fault: the digit is
     /// read at `count`, the digits counted so far, not at `i`.
@@ -174,14 +188,6 @@ int main(int argc, char **argv) {
     return 0;
 }
 "#;
-
-    fn printing(args: &str, stdout: &str) -> ModelTest {
-        let mut t = unit_test();
-        t.name = args.into();
-        t.input.args = vec![args.into()];
-        t.expected.stdout = Some(stdout.as_bytes().to_vec());
-        t
-    }
 
     fn expr_on(prog: &Program, line: u32) -> StmtId {
         on_lines(prog, &[line], |k| {
@@ -211,6 +217,12 @@ int main(int argc, char **argv) {
         let (_dir, prog) = program(PREFIXED);
         let tests = [printing("ab123", "123\n")];
         let refs: Vec<&ModelTest> = tests.iter().collect();
+        // The sum has swaps, but none prints 999.
+        let unreachable = [printing("ab123", "999\n")];
+        let unreachable: Vec<&ModelTest> = unreachable.iter().collect();
+        let sum = expr_on(&prog, 6);
+        assert!(!swaps_of(&prog, sum).is_empty());
+        assert!(witness(&prog, &unreachable, sum, &Budget::unlimited()).is_none());
         // `count++` reads no local in a value it stores from another.
         let count = expr_on(&prog, 7);
         assert!(witness(&prog, &refs, count, &Budget::unlimited()).is_none());

@@ -49,3 +49,13 @@ pub fn unit_test() -> ModelTest {
         comparable: false,
     }
 }
+
+/// A run of the program with the one argument `arg`, expected to print
+/// `stdout` and exit with 0.
+pub fn printing(arg: &str, stdout: &str) -> ModelTest {
+    let mut t = unit_test();
+    t.name = arg.into();
+    t.input.args = vec![arg.into()];
+    t.expected.stdout = Some(stdout.as_bytes().to_vec());
+    t
+}

@@ -7,8 +7,8 @@
 //! ([`crate::flips`]: a condition flipped where the run needs it),
 //! off-by-one values ([`crate::deltas`]: every instance one more or one
 //! less) and variable swaps ([`crate::swaps`]: one variable read for
-//! another). A statement costs a few runs where a SAT check can take
-//! seconds, so the plan tries them first, before the searches, and the
+//! another). A statement costs runs of milliseconds where a SAT check
+//! can take seconds, so the plan tries them first, before the searches, and the
 //! SAT check takes the statements left.
 
 use crate::bridge::ModelTest;
@@ -51,7 +51,9 @@ pub fn find(
         untried: Vec::new(),
     };
     for &stmt in candidates {
-        let slots: Option<BTreeMap<usize, _>> = if budget.exhausted().is_some() {
+        // No test: nothing to mend, and no witness.
+        let slots: Option<BTreeMap<usize, _>> = if budget.exhausted().is_some() || tests.is_empty()
+        {
             None
         } else {
             consistent::witness(prog, tests, stmt, budget)
@@ -93,7 +95,9 @@ impl Witnessed {
 
     /// The same finds for `names`, tests they were found for among others
     /// (a statement that mends every test mends each of them); `None`
-    /// when some of `names` was not tried.
+    /// when some of `names` was not tried. On fewer tests the statements
+    /// without a witness may have one (a test that none could mend is
+    /// gone): they are untried again.
     pub fn for_tests(&self, names: &[String]) -> Option<Self> {
         let old: Vec<usize> = names
             .iter()
@@ -111,12 +115,16 @@ impl Witnessed {
                     .collect(),
             })
             .collect();
+        let untried = match names == self.tests.as_slice() {
+            true => self.untried.clone(),
+            false => self.pending.clone(),
+        };
         Some(Witnessed {
             tests: names.to_vec(),
             found,
             first: self.first,
             pending: self.pending.clone(),
-            untried: self.untried.clone(),
+            untried,
         })
     }
 
@@ -150,28 +158,55 @@ mod tests {
     use super::*;
     use crate::deltas::tests::SPAN;
     use crate::test_programs::{on_lines, program, unit_test};
+    use faultlens_csem::encode::Slot;
     use std::time::Duration;
 
     #[test]
     fn finds_stand_for_any_of_the_tests_they_were_found_for() {
         let (_dir, prog) = program(SPAN);
         let span = on_lines(&prog, &[4], |_| true)[0];
-        let (mut a, mut b) = (unit_test(), unit_test());
-        a.name = "a".into();
-        b.name = "b".into();
-        let both = find(
+        let t = unit_test();
+        let one = find(
             &prog,
-            &[&a, &b],
+            &[&t],
             &BTreeSet::new(),
             &[span],
             &Budget::unlimited(),
         );
-        assert_eq!(both.found.len(), 1);
-        let of_b = both.for_tests(&["b".into()]).expect("b was tried");
-        assert_eq!(of_b.tests, ["b"]);
-        assert_eq!(of_b.found[0].slots.keys().collect::<Vec<_>>(), [&0]);
-        assert_eq!(of_b.found[0].slots[&0], both.found[0].slots[&1]);
-        assert!(both.for_tests(&["b".into(), "c".into()]).is_none());
+        let slot = |bits: u64| Slot {
+            bits,
+            ..one.found[0].slots[&0][0].clone()
+        };
+        // Three tests, each with values of its own, and a statement
+        // without a witness on all three.
+        let all = Witnessed {
+            tests: vec!["a".into(), "b".into(), "c".into()],
+            found: vec![Explaining {
+                stmts: vec![span],
+                slots: (0..3).map(|i| (i, vec![slot(i as u64)])).collect(),
+            }],
+            first: None,
+            pending: vec![span + 1],
+            untried: Vec::new(),
+        };
+        let of_c_and_a = all
+            .for_tests(&["c".into(), "a".into()])
+            .expect("both tried");
+        assert_eq!(of_c_and_a.tests, ["c", "a"]);
+        let bits: Vec<(usize, u64)> = of_c_and_a.found[0]
+            .slots
+            .iter()
+            .map(|(i, s)| (*i, s[0].bits))
+            .collect();
+        assert_eq!(bits, [(0, 2), (1, 0)]);
+        // On fewer tests the statement without a witness is tried again.
+        assert_eq!(of_c_and_a.untried, [span + 1]);
+        assert!(all
+            .for_tests(&all.tests.clone())
+            .unwrap()
+            .untried
+            .is_empty());
+        assert!(all.for_tests(&["b".into(), "d".into()]).is_none());
     }
 
     #[test]

@@ -133,8 +133,9 @@ pub struct RunOptions {
 }
 
 /// A read of a local variable (a `Load` of a `Local`, by its
-/// [`crate::subexpr::node_key`]) that reads `local` instead, of the same
-/// type, in the same function: the fix of a wrong variable, run.
+/// [`crate::subexpr::node_key`]) that reads `local` instead: the fix of a
+/// wrong variable, run. `local` must be a local of the function holding
+/// the read, of the read's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Swap {
     pub read: usize,
@@ -712,7 +713,7 @@ impl<'a> Machine<'a> {
 
     pub(crate) fn eval(&mut self, e: &Expr) -> R<Val> {
         let v = match self.opts.swap {
-            Some(swap) if swap.read == crate::subexpr::node_key(e) => {
+            Some(swap) if swap.read == crate::subexpr::node_key(e) && is_local_read(e) => {
                 self.eval_node(&swapped(e, swap.local))?
             }
             _ => self.eval_node(e)?,
@@ -741,6 +742,10 @@ impl<'a> Machine<'a> {
     fn eval_node(&mut self, e: &Expr) -> R<Val> {
         crate::eval::expr(self, e)
     }
+}
+
+fn is_local_read(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Load(v) if matches!(v.kind, ExprKind::Local(_)))
 }
 
 /// The read `e` of a local made a read of `local` (same type and range).
