@@ -75,7 +75,9 @@ pub struct SearchOptions {
 }
 
 /// Variables kept free above the formula for on-demand encoding before the
-/// solver must be rebuilt.
+/// solver must be rebuilt, at least: the room grows with the formula (as
+/// much again as it has), because a rebuild solves everything afresh and
+/// one explored path of a test can take tens of thousands of variables.
 const ROOM: u32 = 1 << 16;
 
 struct Solver {
@@ -95,7 +97,7 @@ struct State<'a> {
 
 impl State<'_> {
     fn build(&self, n_vars: u32) -> Result<Solver, String> {
-        let room = n_vars.saturating_add(ROOM);
+        let room = n_vars.saturating_add(ROOM.max(n_vars));
         let mut inst = Instance::new();
         inst.declare_vars(room);
         for c in &self.hard {
