@@ -332,21 +332,26 @@ pub fn diagnose_program(
         cancel,
         start,
     };
-    // Before any search (once the first has encoded the tests it takes):
-    // the concrete witnesses of the spectrum's top statements (runs of
-    // the tests, no SAT), so a statement they find is reported early however
-    // the searches fare.
+    // Between the searches, on the tests the second takes: the concrete
+    // witnesses of the spectrum's top statements (runs of the tests, no
+    // SAT), then the SAT check's first pass over those left, so a single
+    // statement they find is reported early however the search beyond the
+    // runs' own paths fares.
     let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
         .into_iter()
         .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
         .collect();
     let trusted = weights::trusted(&weights);
-    let mut witnessed = None;
+    let covering = report.groups.len() > 1;
+    let mut witnessed = Ok(None);
     let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
         let tests: Vec<&ModelTest> = encoded.iter().collect();
-        let until = clock.until(&PLAN.witnesses);
-        witnessed = Some(witnesses::find(prog, &tests, &trusted, &candidates, &until));
+        let step = clock.until(&PLAN.witnesses);
+        let concrete = step.share_of_rest(CONCRETE_SHARE);
+        let found = witnesses::find(prog, &tests, &trusted, &candidates, &concrete);
+        witnessed = first_pass(&ctx, encoded, found, opts, covering, &step).map(Some);
     })?;
+    let (witnessed, first_pass_sat_calls) = witnessed?.unzip();
     for (name, reason) in &searched.skipped {
         skip(&mut report, name, reason.clone());
     }
@@ -378,7 +383,8 @@ pub fn diagnose_program(
         .retain(|t| !report.failing_tests.contains(&t.name) && seen.insert(t.name.clone()));
     report.complete = complete;
     report.stopped = stopped;
-    report.stats.sat_calls = phases.iter().map(|p| p.found.sat_calls).sum();
+    report.stats.sat_calls =
+        phases.iter().map(|p| p.found.sat_calls).sum::<u64>() + first_pass_sat_calls.unwrap_or(0);
     // The first diagnosis of the phases reported (phase 1 finds none for a
     // test that fails an assert along its own path).
     report.stats.first_ms = phases
@@ -493,8 +499,46 @@ fn diagnosable(
     tests
 }
 
+/// The share of the time left before the witnesses' step ends that the
+/// concrete witnesses may take; the SAT check's first pass has the rest.
+const CONCRETE_SHARE: f64 = 0.5;
+
+/// The SAT check's first pass ([`suspects::first_pass`]) over the
+/// candidates the concrete witnesses left, on a formula of the `encoded`
+/// tests of its own, within `budget`; the SAT calls it made.
+fn first_pass(
+    ctx: &phases::PhaseContext,
+    encoded: &[ModelTest],
+    witnessed: witnesses::Witnessed,
+    opts: &DiagnoseOptions,
+    covering: bool,
+    budget: &Budget,
+) -> Result<(witnesses::Witnessed, u64), DiagnoseError> {
+    if encoded.is_empty() {
+        return Ok((witnessed, 0));
+    }
+    let mut joint = Joint::new(
+        ctx.prog,
+        ctx.weights,
+        encode_options(opts.max_paths_per_test),
+    );
+    for t in encoded {
+        joint.add(t).map_err(DiagnoseError::Solver)?;
+    }
+    let total = witnessed.pending.len();
+    let progress = ctx.progress;
+    let passed = suspects::first_pass(&mut joint, witnessed, budget, covering, &mut |done| {
+        progress(DiagnoseProgress::Checking { done, total })
+    })
+    .map_err(DiagnoseError::Solver)?;
+    if ctx.cancel.is_cancelled() {
+        return Err(DiagnoseError::Cancelled);
+    }
+    Ok(passed)
+}
+
 /// The statements the spectrum-guided check takes, and the concrete
-/// witnesses found for them before the searches.
+/// witnesses found for them between the searches.
 struct Suspects<'a> {
     candidates: &'a [StmtId],
     trusted: &'a BTreeSet<StmtId>,
@@ -505,7 +549,7 @@ struct Suspects<'a> {
 /// unfinished (not at the user's limit of diagnoses): the spectrum's top
 /// lines one statement at a time, on a formula of its own (the search's may
 /// have used up the tests' path bounds), leaving out statements the
-/// reported search already found alone. The witnesses found before the
+/// reported search already found alone. The witnesses found between the
 /// searches stand for the tests the search explains when they were found
 /// for those among others (else they are found again); with the budget
 /// spent, they are all the check has.

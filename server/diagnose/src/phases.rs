@@ -86,15 +86,15 @@ pub(crate) fn which_reported(
     }
 }
 
-/// Runs the plan's two searches over `tests`; `before` runs once the
-/// first has encoded its tests, with those tests, before it searches.
+/// Runs the plan's two searches over `tests`; `between` runs after the
+/// first with the tests the second takes.
 pub(crate) fn search_phases<'p>(
     ctx: &PhaseContext<'p>,
     tests: &[ModelTest],
     opts: &DiagnoseOptions,
     whole: &Budget,
     clock: &Clock,
-    before: &mut dyn FnMut(&[ModelTest]),
+    between: &mut dyn FnMut(&[ModelTest]),
 ) -> Result<Searched<'p>, DiagnoseError> {
     // Phase 1: each test along its own run's path. Phase 2: paths explored
     // on demand; it supersedes phase 1 when it finishes.
@@ -105,12 +105,12 @@ pub(crate) fn search_phases<'p>(
         1,
         &clock.until(&PLAN.own_paths),
         &mut own_skipped,
-        before,
     )?;
     // Tests phase 1 could encode: a test it could not explain along its own
     // run's path (e.g. a failed assert, whose own path ends in the abort)
     // may still be explained along another, so phase 2 gets it back.
     let encoded: Vec<ModelTest> = own.joint.tests.iter().map(|t| t.test.clone()).collect();
+    between(&encoded);
     let explore = opts.max_paths_per_test > 1 && whole.exhausted().is_none();
     let mut ex_skipped = Vec::new();
     let explored = if explore && !encoded.is_empty() {
@@ -120,7 +120,6 @@ pub(crate) fn search_phases<'p>(
             opts.max_paths_per_test,
             &clock.until(&PLAN.explored_paths),
             &mut ex_skipped,
-            &mut |_| {},
         )?)
     } else {
         None
@@ -172,17 +171,16 @@ pub(crate) struct Phase<'p> {
     pub started: Duration,
 }
 
-/// Encodes `tests` (up to `max_paths` paths each, explored on demand),
-/// runs `before` with the tests encoded, and searches. If no set of
-/// statements explains every test, the tests that cannot pass on their own
-/// are found, left out (into `skipped`), and the search runs again.
+/// Encodes `tests` (up to `max_paths` paths each, explored on demand) and
+/// searches. If no set of statements explains every test, the tests that
+/// cannot pass on their own are found, left out (into `skipped`), and the
+/// search runs again.
 fn run_phase<'p>(
     ctx: &PhaseContext<'p>,
     tests: &[ModelTest],
     max_paths: usize,
     budget: &Budget,
     skipped: &mut Vec<(String, String)>,
-    before: &mut dyn FnMut(&[ModelTest]),
 ) -> Result<Phase<'p>, DiagnoseError> {
     let encode_opts = encode_options(max_paths);
     let mut joint = Joint::new(ctx.prog, ctx.weights, encode_opts);
@@ -220,8 +218,6 @@ fn run_phase<'p>(
     if ctx.cancel.is_cancelled() {
         return Err(DiagnoseError::Cancelled);
     }
-    let encoded: Vec<ModelTest> = joint.tests.iter().map(|t| t.test.clone()).collect();
-    before(&encoded);
     let mut retried = false;
     loop {
         let started = ctx.start.elapsed();

@@ -19,8 +19,8 @@ pub struct Step {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plan {
-    pub witnesses: Step,
     pub own_paths: Step,
+    pub witnesses: Step,
     pub explored_paths: Step,
     pub check: Step,
     /// The check's end once it has found a statement that explains every
@@ -32,30 +32,30 @@ pub struct Plan {
 
 /// The plan every diagnosis runs.
 pub const PLAN: Plan = Plan {
-    witnesses: Step {
-        name: "concrete witnesses",
-        explores: "once the first search has encoded its tests, before it searches: the spectrum's top lines one statement at a time by running those tests with the statement's values changed (consistent flips, instance flips, off-by-one values, variable swaps): no SAT, at most a few hundred runs per statement and test, and a statement found is a diagnosis at once",
-        until: 0.2,
-    },
     own_paths: Step {
         name: "search along the failing runs' own paths",
         explores: "each failing test held to its own run's path: a model leaving it is refuted at once, no path is encoded; quick, and every diagnosis it finds is real",
-        until: 0.35,
+        until: 0.3,
+    },
+    witnesses: Step {
+        name: "concrete witnesses and the check's first pass",
+        explores: "on the tests the first search encoded, the spectrum's top lines one statement at a time: first by running the tests with the statement's values changed (consistent flips, instance flips, off-by-one values, variable swaps; no SAT, in at most half the time left before this step's end), then by SAT, a formula per test with two rounds of paths explored on demand; a statement found is a diagnosis at once",
+        until: 0.4,
     },
     explored_paths: Step {
         name: "search with paths explored on demand",
         explores: "paths beyond the failing runs' own, encoded when a solution takes a branch the other way (a wrong condition needs them); supersedes the first search when it finishes",
-        until: 0.55,
+        until: 0.6,
     },
     check: Step {
         name: "spectrum-guided check",
-        explores: "when the search stopped unfinished: the spectrum's top lines the concrete witnesses left, one statement at a time, one incremental SAT call per test (first, in at most a quarter of the rest, the concrete witnesses of the statements their step's budget left untried)",
+        explores: "when the search stopped unfinished: the spectrum's top lines that neither the concrete witnesses nor the first pass decided, one statement at a time, one incremental SAT call per test with more rounds of paths (first, in at most a quarter of the rest, the concrete witnesses of the statements their step's budget left untried)",
         until: 0.92,
     },
     check_after_a_find: Step {
         name: "spectrum-guided check, once it found a statement",
         explores: "the same, ending earlier so its find is refined within the budget",
-        until: 0.7,
+        until: 0.75,
     },
     verify_and_refine: Step {
         name: "verify and refine",
@@ -80,8 +80,8 @@ impl Plan {
     /// The steps in the order they run.
     pub fn steps(&self) -> [&Step; 7] {
         [
-            &self.witnesses,
             &self.own_paths,
+            &self.witnesses,
             &self.explored_paths,
             &self.check_after_a_find,
             &self.check,
@@ -150,7 +150,7 @@ mod tests {
         let start = Instant::now();
         let clock = Clock::new(start, Some(Duration::from_secs(10)), &CancelToken::new());
         let budget = clock.until(&PLAN.own_paths);
-        assert_eq!(budget.deadline(), Some(start + Duration::from_millis(3500)));
+        assert_eq!(budget.deadline(), Some(start + Duration::from_secs(3)));
         let unlimited = Clock::new(start, None, &CancelToken::new());
         assert!(unlimited.until(&PLAN.cores).deadline().is_none());
     }

@@ -22,6 +22,7 @@ use faultlens_csem::ir::StmtId;
 use faultlens_maxsat::rustsat::types::{Assignment, Lit};
 use faultlens_maxsat::{Budget, SatAnswer, SatSession};
 use std::collections::btree_map::{BTreeMap, Entry};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// A statement that alone explains every active test (or a cover: a few
@@ -42,6 +43,8 @@ pub struct Checked {
     /// Candidates decided (explaining or not) before the budget ran out.
     pub decided: usize,
     pub sat_calls: u64,
+    /// Candidates none of whose values makes every test pass.
+    pub refuted: BTreeSet<StmtId>,
 }
 
 /// Test `i`'s session and how many of its clause pieces it holds.
@@ -68,6 +71,11 @@ pub(crate) enum Verdict {
 /// at each one).
 const ROUNDS: [usize; 2] = [6, 48];
 
+/// Rounds of the first pass, before the search explores paths
+/// ([`first_pass`]): the fault usually needs no more, and a wrong
+/// candidate is left for later after a second or two at most.
+const FIRST_PASS_ROUNDS: [usize; 1] = [2];
+
 /// Checks `candidates` in order until the budget runs out, or `once_found`
 /// does after a statement was found (what comes after the check, refining
 /// it, needs time too); `on_progress` gets the number decided. Those
@@ -90,6 +98,76 @@ pub fn check(
     cover_up_to: usize,
     on_progress: &mut dyn FnMut(usize),
 ) -> Result<Checked, String> {
+    check_in_passes(
+        joint,
+        candidates,
+        witnessed,
+        budget,
+        once_found,
+        cover_up_to,
+        on_progress,
+        &ROUNDS,
+    )
+}
+
+/// The check's first pass, once the first search has encoded its tests
+/// (`joint`, afresh) and before the search that explores paths: the
+/// candidates the concrete witnesses left (`witnessed`, found for the
+/// joint's tests), each given [`FIRST_PASS_ROUNDS`] of exploration, within
+/// `budget`. A single fault is usually found here in a second or two,
+/// where the search with every candidate's paths in one formula can take
+/// the whole budget. Statements found join the witnesses' finds; those
+/// refuted are marked so the check after the searches skips them (not
+/// when `covering`: a statement explaining some tests may be part of a
+/// cover); the rest stay pending.
+pub fn first_pass(
+    joint: &mut Joint,
+    witnessed: Witnessed,
+    budget: &Budget,
+    covering: bool,
+    on_progress: &mut dyn FnMut(usize),
+) -> Result<(Witnessed, u64), String> {
+    let tests = witnessed.tests.clone();
+    let untried = witnessed.untried.clone();
+    let mut refuted = witnessed.refuted.clone();
+    let candidates = witnessed.pending.clone();
+    let checked = check_in_passes(
+        joint,
+        &candidates,
+        witnessed,
+        budget,
+        budget,
+        0,
+        on_progress,
+        &FIRST_PASS_ROUNDS,
+    )?;
+    let found: BTreeSet<StmtId> = checked.found.iter().map(|e| e.stmts[0]).collect();
+    if !covering {
+        refuted.extend(checked.refuted);
+    }
+    let pending = |list: Vec<StmtId>| list.into_iter().filter(|s| !found.contains(s)).collect();
+    let witnessed = Witnessed {
+        tests,
+        first: checked.first,
+        pending: pending(candidates),
+        untried: pending(untried),
+        refuted,
+        found: checked.found,
+    };
+    Ok((witnessed, checked.sat_calls))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_in_passes(
+    joint: &mut Joint,
+    candidates: &[StmtId],
+    witnessed: Witnessed,
+    budget: &Budget,
+    once_found: &Budget,
+    cover_up_to: usize,
+    on_progress: &mut dyn FnMut(usize),
+    passes: &[usize],
+) -> Result<Checked, String> {
     let mut checker = Checker {
         // The test that refuted the last candidate goes first: a wrong
         // candidate is usually refuted by the same test.
@@ -109,10 +187,12 @@ pub fn check(
     // statements they left.
     let mut found = witnessed.found;
     let mut first = witnessed.first;
-    let mut decided = found.len();
+    let mut refuted = BTreeSet::new();
+    let mut decided = found.len() + witnessed.refuted.len();
     on_progress(decided);
     let mut pending = witnessed.pending;
-    'passes: for rounds in ROUNDS {
+    pending.retain(|s| !witnessed.refuted.contains(s));
+    'passes: for &rounds in passes {
         let mut undecided = Vec::new();
         for stmt in pending {
             if budget.exhausted().is_some()
@@ -129,7 +209,9 @@ pub fn check(
                     first.get_or_insert_with(Instant::now);
                 }
                 Outcome::Partly(slots) => partial.push((stmt, slots)),
-                Outcome::Refuted => {}
+                Outcome::Refuted => {
+                    refuted.insert(stmt);
+                }
                 Outcome::Undecided => {
                     undecided.push(stmt);
                     continue;
@@ -164,6 +246,7 @@ pub fn check(
         first,
         decided,
         sat_calls,
+        refuted,
     })
 }
 
@@ -260,6 +343,10 @@ fn cover(
     active: &[usize],
     up_to: usize,
 ) -> Option<Explaining> {
+    if active.is_empty() {
+        // Nothing to explain: no statement is a cover of it.
+        return None;
+    }
     let mut chosen: Vec<usize> = Vec::new();
     let mut left: Vec<usize> = active.to_vec();
     while !left.is_empty() {
@@ -360,6 +447,57 @@ pub(crate) fn explained_by(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_programs::{on_lines, program, unit_test};
+
+    /// `len` should be `end - start`.
+    const LENGTH: &str = "int main(void)
+{
+    const char *s = \"  ab\";
+    int start = 0;
+    while (s[start] == ' ')
+        start++;
+    int spaces = start;
+    int end = 4;
+    int len = end;
+    return len == 2 && spaces >= 0 ? 0 : 1;
+}
+";
+
+    #[test]
+    fn the_first_pass_finds_the_wrong_value_and_marks_what_it_refuted() {
+        let (_dir, prog) = program(LENGTH);
+        let line = |l: u32| on_lines(&prog, &[l], |_| true)[0];
+        let (count, spaces, len) = (line(6), line(7), line(9));
+        let candidates = [count, spaces, len];
+        let test = unit_test();
+        let weights = crate::weights::statement_weights(&prog);
+        let spent = Budget::unlimited().with_time_limit(std::time::Duration::ZERO);
+        for covering in [false, true] {
+            let mut joint = Joint::new(&prog, &weights, crate::encode_options(8));
+            joint.add(&test).unwrap();
+            let none =
+                crate::witnesses::find(&prog, &[&test], &BTreeSet::new(), &candidates, &spent);
+            let (passed, sat_calls) = first_pass(
+                &mut joint,
+                none,
+                &Budget::unlimited(),
+                covering,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert!(sat_calls > 0);
+            let found: Vec<StmtId> = passed.found.iter().map(|e| e.stmts[0]).collect();
+            assert_eq!(found, [len]);
+            assert_eq!(passed.pending, [count, spaces]);
+            // No value of `spaces` changes `len`; a cover may still need a
+            // statement that mends some tests.
+            let refuted: BTreeSet<StmtId> = match covering {
+                true => BTreeSet::new(),
+                false => [spaces].into(),
+            };
+            assert_eq!(passed.refuted, refuted);
+        }
+    }
 
     fn explaining(stmt: StmtId, tests: &[usize]) -> (StmtId, BTreeMap<usize, Vec<Slot>>) {
         (stmt, tests.iter().map(|&t| (t, Vec::new())).collect())
@@ -380,6 +518,8 @@ mod tests {
         assert!(cover(&partial, &[0, 1, 2], 1).is_none());
         // A test no statement explains: no cover.
         assert!(cover(&partial, &[0, 1, 2, 3], 3).is_none());
+        // No test: nothing to cover.
+        assert!(cover(&partial, &[], 3).is_none());
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Witnessed {
     pub pending: Vec<StmtId>,
     /// The candidates not tried before the budget ran out, in order.
     pub untried: Vec<StmtId>,
+    /// Pending candidates the SAT check's first pass refuted on these
+    /// tests ([`crate::suspects::first_pass`]): none of their values makes
+    /// every test pass.
+    pub refuted: BTreeSet<StmtId>,
 }
 
 /// Looks for a witness of each of `candidates` in turn, on `tests` (their
@@ -49,6 +53,7 @@ pub fn find(
         first: None,
         pending: Vec::new(),
         untried: Vec::new(),
+        refuted: BTreeSet::new(),
     };
     for &stmt in candidates {
         // No test: nothing to mend, and no witness.
@@ -87,6 +92,7 @@ impl Witnessed {
         self.found.retain(|e| candidates.contains(&e.stmts[0]));
         self.pending.retain(|s| candidates.contains(s));
         self.untried.retain(|s| candidates.contains(s));
+        self.refuted.retain(|s| candidates.contains(s));
         if self.found.is_empty() {
             self.first = None;
         }
@@ -115,9 +121,10 @@ impl Witnessed {
                     .collect(),
             })
             .collect();
-        let untried = match names == self.tests.as_slice() {
-            true => self.untried.clone(),
-            false => self.pending.clone(),
+        // A statement refuted on these tests may mend fewer.
+        let (untried, refuted) = match names == self.tests.as_slice() {
+            true => (self.untried.clone(), self.refuted.clone()),
+            false => (self.pending.clone(), BTreeSet::new()),
         };
         Some(Witnessed {
             tests: names.to_vec(),
@@ -125,6 +132,7 @@ impl Witnessed {
             first: self.first,
             pending: self.pending.clone(),
             untried,
+            refuted,
         })
     }
 
@@ -188,6 +196,7 @@ mod tests {
             first: None,
             pending: vec![span + 1],
             untried: Vec::new(),
+            refuted: [span + 1].into(),
         };
         let of_c_and_a = all
             .for_tests(&["c".into(), "a".into()])
@@ -199,13 +208,13 @@ mod tests {
             .map(|(i, s)| (*i, s[0].bits))
             .collect();
         assert_eq!(bits, [(0, 2), (1, 0)]);
-        // On fewer tests the statement without a witness is tried again.
+        // On fewer tests the statement without a witness is tried again,
+        // and its refutation by SAT on all three no longer holds.
         assert_eq!(of_c_and_a.untried, [span + 1]);
-        assert!(all
-            .for_tests(&all.tests.clone())
-            .unwrap()
-            .untried
-            .is_empty());
+        assert!(of_c_and_a.refuted.is_empty());
+        let same = all.for_tests(&all.tests.clone()).unwrap();
+        assert!(same.untried.is_empty());
+        assert_eq!(same.refuted, [span + 1].into());
         assert!(all.for_tests(&["b".into(), "d".into()]).is_none());
     }
 
