@@ -525,7 +525,8 @@ fn first_pass(
     for t in encoded {
         joint.add(t).map_err(DiagnoseError::Solver)?;
     }
-    let total = witnessed.pending.len();
+    // The witnesses' finds count as decided, as in the check after the search.
+    let total = witnessed.found.len() + witnessed.pending.len();
     let progress = ctx.progress;
     let passed = suspects::first_pass(&mut joint, witnessed, budget, covering, &mut |done| {
         progress(DiagnoseProgress::Checking { done, total })
