@@ -1,6 +1,7 @@
 //! What bounds an encoding: a path whose formula grows past the clause
 //! limit is given up (its clauses dropped, the formula as before), and
-//! `a / b` beside `a % b` costs one divider, not two, with values that
+//! `a / b` beside `a % b` costs one divider, not two, and small operands and
+//! unsigned values are computed narrow, with values that
 //! still agree with the interpreter.
 
 mod common;
@@ -230,5 +231,67 @@ fn a_narrow_circuit_computes_what_the_interpreter_does_and_lets_a_small_value_ch
     assert!(
         f.cnf.solve(&assumptions).unwrap().is_some(),
         "a capacity of 3 prints 11"
+    );
+}
+
+/// A `size_t` loop over the characters of an argument, as string code is.
+const UNSIGNED_LOOP: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    size_t len = strlen(argv[1]), marks = 0;
+    for (size_t i = 0; i < len; i++)
+        if (argv[1][i] == 'x')
+            marks += len - i;
+    printf("%zu\n", marks);
+    return 0;
+}
+"#;
+
+#[test]
+fn unsigned_values_are_encoded_as_narrow_as_the_run_needs() {
+    let input = args(&["axbxcxdxexfxgxhx"]);
+    let clauses = clauses_of(UNSIGNED_LOOP, &input);
+    // Full-width 64-bit adders, subtractions and comparisons at each of
+    // the 16 iterations took 91,599 clauses; 7 bits and the margin, 43,877.
+    assert!(clauses < 60_000, "{clauses} clauses");
+    assert!(clauses > 1_000, "{clauses} clauses: nothing encoded?");
+    // Narrow, the values still agree with the run, and a statement's value
+    // may still change within the margin: with `marks +=` free, 1000.
+    let (_dir, prog, _) = program(UNSIGNED_LOOP);
+    let want = expected(&prog, &input);
+    assert_eq!(want.stdout.as_deref(), Some(&b"64\n"[..]));
+    let mut f = Formula::new();
+    let te =
+        TestEncoding::new(&mut f, &prog, &input, &want, &options(usize::MAX)).expect("encodes");
+    let mut assumptions = f.all_health(true);
+    assumptions.push(te.pass());
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_some(),
+        "the run's own output"
+    );
+    let wrong = Expected {
+        stdout: Some(b"1000\n".to_vec()),
+        exit: 0,
+    };
+    let mut f = Formula::new();
+    let mut te =
+        TestEncoding::new(&mut f, &prog, &input, &wrong, &options(usize::MAX)).expect("encodes");
+    let mut assumptions: Vec<Lit> = f.all_health(true);
+    assumptions.push(te.pass());
+    assumptions.push(!te.leaves(&mut f));
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_none(),
+        "1000 printed, all healthy"
+    );
+    let marks = common::statement_on_line(&prog, 7);
+    let assumptions: Vec<Lit> = f
+        .health
+        .iter()
+        .map(|(s, l)| if *s == marks { !*l } else { *l })
+        .chain([te.pass()])
+        .collect();
+    assert!(
+        f.cnf.solve(&assumptions).unwrap().is_some(),
+        "marks changed prints 1000"
     );
 }

@@ -577,13 +577,26 @@ impl<'a> Enc<'a> {
             SVal::Ptr(p) => (p.off.clone(), true),
             _ => return v,
         };
+        let narrow = match &v {
+            SVal::Int(_) if !signed => self.narrow_slot_bits(&b, ov, h),
+            _ => b.width(),
+        };
         let out = match ov {
             Some(bits) => Bv((0..b.width())
-                .map(|i| self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)))
+                .map(|i| match i < narrow {
+                    true => self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)),
+                    false => self.cnf.fls(),
+                })
                 .collect()),
-            None => self.cnf.bv_fresh_like(&b),
+            None => {
+                let mut out = self.cnf.bv_fresh_like(&Bv(b.0[..narrow].to_vec()));
+                out.0.resize(b.width(), self.cnf.fls());
+                out
+            }
         };
-        let eq = self.cnf.bv_eq(&out, &b);
+        let eq = self
+            .cnf
+            .bv_eq(&Bv(out.0[..narrow].to_vec()), &Bv(b.0[..narrow].to_vec()));
         self.cnf.implies(h, eq);
         self.slots.push(SlotRec {
             stmt,

@@ -78,4 +78,34 @@ impl Enc<'_> {
         let high: Vec<Lit> = v.0[n..].iter().map(|l| !*l).collect();
         self.cnf.and_all(&high)
     }
+
+    /// How many low bits of an unsigned statement's relaxed value are free:
+    /// as many as the run's value (or the override it ran with) needs, with
+    /// the margin, the bits above constant zero, so that arithmetic on the
+    /// value folds to a narrow circuit (a `size_t` loop index otherwise
+    /// costs 64-bit adders and comparisons at every iteration). The value
+    /// the statement computes keeps to that width where it runs, a bound of
+    /// the path; the value a model gives the statement in its place is
+    /// narrow too. `b.width()` when nothing is narrowed.
+    pub(super) fn narrow_slot_bits(&mut self, b: &Bv, ov: Option<u64>, h: Lit) -> usize {
+        let w = b.width();
+        if self.cnf.const_value(b).is_some() {
+            return w;
+        }
+        let Some(run) = self.cnf.shadow_value(b) else {
+            return w;
+        };
+        let used = |v: u64| (64 - v.leading_zeros()) as usize;
+        let n = (used(run).max(ov.map_or(0, used)) + MARGIN).max(MIN_BITS);
+        if n >= w {
+            return w;
+        }
+        let fits = self.high_bits_clear(b, n);
+        let unhealthy_or_fits = self.cnf.or(!h, fits);
+        let held = self.cnf.or(!self.guard, unhealthy_or_fits);
+        if held != self.cnf.tru() {
+            self.push_point(super::PointKind::Bound { lit: held });
+        }
+        n
+    }
 }
