@@ -21,6 +21,20 @@ pub struct Cnf {
     /// 64-bit divider is some 80,000 clauses; division by a constant is
     /// cheaper and not shared).
     pub(crate) dividers: HashMap<(bool, Operands), Operands>,
+    /// Gates built since [`Cnf::share_gates`] switched sharing on, by kind
+    /// and inputs: a gate asked for again is the same literal (structural
+    /// hashing), so `s[i] == '+' || s[i] == '-'` decodes `i` once. `None`:
+    /// every gate is new.
+    gates: Option<HashMap<Gate, Lit>>,
+}
+
+/// A gate's kind and inputs, normalised (`and` with ordered inputs, `xor`
+/// of positive literals, `ite` with a positive condition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Gate {
+    And(Lit, Lit),
+    Xor(Lit, Lit),
+    Ite(Lit, Lit, Lit),
 }
 
 impl Default for Cnf {
@@ -36,6 +50,7 @@ impl Cnf {
             n_vars: 1,
             shadow: vec![Some(true)],
             dividers: HashMap::new(),
+            gates: None,
         };
         c.clauses.push(vec![Lit::positive(0)]);
         c
@@ -46,6 +61,27 @@ impl Cnf {
     /// parts' (another test, or a path that may be dropped).
     pub fn forget_shared(&mut self) {
         self.dividers.clear();
+        if let Some(gates) = &mut self.gates {
+            gates.clear();
+        }
+    }
+
+    /// Switches the sharing of identical gates on (empty) or off. On only
+    /// while one part is encoded whose clauses all go to the same solvers
+    /// (one path of one test): a gate reused from elsewhere would have its
+    /// defining clauses in another test's solver only.
+    pub fn share_gates(&mut self, on: bool) {
+        self.gates = on.then(HashMap::new);
+    }
+
+    fn shared(&self, g: Gate) -> Option<Lit> {
+        self.gates.as_ref()?.get(&g).copied()
+    }
+
+    fn remember(&mut self, g: Gate, o: Lit) {
+        if let Some(gates) = &mut self.gates {
+            gates.insert(g, o);
+        }
     }
 
     /// Drops the clauses from `len` on, with the gates they defined.
@@ -118,6 +154,10 @@ impl Cnf {
         if a == !b {
             return self.fls();
         }
+        let gate = Gate::And(a.min(b), a.max(b));
+        if let Some(o) = self.shared(gate) {
+            return o;
+        }
         let v = match (self.shadow(a), self.shadow(b)) {
             (Some(false), _) | (_, Some(false)) => Some(false),
             (Some(true), Some(true)) => Some(true),
@@ -127,6 +167,7 @@ impl Cnf {
         self.clause(&[!o, a]);
         self.clause(&[!o, b]);
         self.clause(&[o, !a, !b]);
+        self.remember(gate, o);
         o
     }
 
@@ -146,16 +187,31 @@ impl Cnf {
         if a == !b {
             return self.tru();
         }
-        let v = match (self.shadow(a), self.shadow(b)) {
-            (Some(x), Some(y)) => Some(x ^ y),
-            _ => None,
+        // a ⊕ b = |a| ⊕ |b|, negated once for each negative input.
+        let flip = a.is_neg() != b.is_neg();
+        let (a, b) = (a.var().pos_lit(), b.var().pos_lit());
+        let gate = Gate::Xor(a.min(b), a.max(b));
+        let o = match self.shared(gate) {
+            Some(o) => o,
+            None => {
+                let v = match (self.shadow(a), self.shadow(b)) {
+                    (Some(x), Some(y)) => Some(x ^ y),
+                    _ => None,
+                };
+                let o = self.fresh_valued(v);
+                self.clause(&[!o, a, b]);
+                self.clause(&[!o, !a, !b]);
+                self.clause(&[o, !a, b]);
+                self.clause(&[o, a, !b]);
+                self.remember(gate, o);
+                o
+            }
         };
-        let o = self.fresh_valued(v);
-        self.clause(&[!o, a, b]);
-        self.clause(&[!o, !a, !b]);
-        self.clause(&[o, !a, b]);
-        self.clause(&[o, a, !b]);
-        o
+        if flip {
+            !o
+        } else {
+            o
+        }
     }
 
     pub fn iff(&mut self, a: Lit, b: Lit) -> Lit {
@@ -172,6 +228,13 @@ impl Cnf {
         if t == e {
             return t;
         }
+        let gate = match c.is_neg() {
+            true => Gate::Ite(!c, e, t),
+            false => Gate::Ite(c, t, e),
+        };
+        if let Some(o) = self.shared(gate) {
+            return o;
+        }
         let v = match self.shadow(c) {
             Some(true) => self.shadow(t),
             Some(false) => self.shadow(e),
@@ -185,6 +248,7 @@ impl Cnf {
         self.clause(&[!c, t, !o]);
         self.clause(&[c, !e, o]);
         self.clause(&[c, e, !o]);
+        self.remember(gate, o);
         o
     }
 
@@ -326,3 +390,35 @@ fn new_solver() -> anyhow::Result<Backend> {
 compile_error!(
     "faultlens-csem needs a SAT backend: enable the `cadical` (default) or `batsat` feature"
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gates_asked_for_again_are_shared_only_while_sharing_is_on() {
+        let mut cnf = Cnf::new();
+        let (a, b, c) = (cnf.fresh(), cnf.fresh(), cnf.fresh());
+        assert_ne!(cnf.and(a, b), cnf.and(a, b), "off: every gate is new");
+        cnf.share_gates(true);
+        let and = cnf.and(a, b);
+        assert_eq!(cnf.and(b, a), and);
+        // ¬a ⊕ b is the negation of a ⊕ b, and ¬a ⊕ ¬b is a ⊕ b.
+        let xor = cnf.xor(a, b);
+        assert_eq!(cnf.xor(!a, b), !xor);
+        assert_eq!(cnf.xor(!a, !b), xor);
+        // ite(¬c, t, e) is ite(c, e, t).
+        assert_eq!(cnf.ite(!c, a, b), cnf.ite(c, b, a));
+        let clauses = cnf.clauses.len();
+        cnf.forget_shared();
+        assert_ne!(cnf.and(a, b), and, "forgotten: built anew");
+        assert!(cnf.clauses.len() > clauses);
+        // Shared or not, the gates mean what they say.
+        for (va, vb) in [(false, false), (false, true), (true, false), (true, true)] {
+            let set = |l: Lit, v: bool| if v { l } else { !l };
+            let m = cnf.solve(&[set(a, va), set(b, vb)]).unwrap().unwrap();
+            assert_eq!(m.lit(and), va && vb);
+            assert_eq!(m.lit(xor), va != vb);
+        }
+    }
+}

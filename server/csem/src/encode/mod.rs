@@ -315,6 +315,7 @@ pub(crate) fn encode_path(
     // This path's clauses go to solvers of its test alone: nothing built
     // for another path or test may be reused.
     taken.cnf.forget_shared();
+    taken.cnf.share_gates(true);
     let before = taken.cnf.clauses.len();
     let limit = before.saturating_add(max_clauses);
     let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs, limit);
@@ -327,6 +328,7 @@ pub(crate) fn encode_path(
             .spawn_scoped(s, &mut run)
             .map(|h| h.join())
     });
+    taken.cnf.share_gates(false);
     let result = match result {
         Ok(Ok(r)) => r,
         Ok(Err(_)) => unsup("internal: the encoder panicked"),
