@@ -223,10 +223,20 @@ fn run_phase<'p>(
         let started = ctx.start.elapsed();
         (ctx.progress)(DiagnoseProgress::Solving { found: 0 });
         let (hard, softs) = joint.start();
-        let found = search::search(hard, softs, &mut joint, ctx.search_opts, budget, &mut |n| {
-            (ctx.progress)(DiagnoseProgress::Solving { found: n })
-        })
-        .map_err(DiagnoseError::Solver)?;
+        let mut found =
+            search::search(hard, softs, &mut joint, ctx.search_opts, budget, &mut |n| {
+                (ctx.progress)(DiagnoseProgress::Solving { found: n })
+            })
+            .map_err(DiagnoseError::Solver)?;
+        // Exploring paths, a search that ran out of models is complete only
+        // if no divergence was closed (at the path bound, or unmodelled):
+        // else "no set explains every test" says nothing of the paths cut.
+        if max_paths > 1 && found.complete {
+            if let Some(why) = closed_divergence(&joint) {
+                found.complete = false;
+                found.stopped = Some(why);
+            }
+        }
         if found.stopped.as_deref() == Some("cancelled") {
             return Err(DiagnoseError::Cancelled);
         }
@@ -260,6 +270,22 @@ fn run_phase<'p>(
             });
         }
     }
+}
+
+/// Why the paths a joint formula explores are not all a test's: the first
+/// divergence an active test's exploration closed, if any.
+fn closed_divergence(joint: &Joint) -> Option<String> {
+    joint
+        .tests
+        .iter()
+        .filter(|t| t.active && !t.enc.complete())
+        .find_map(|t| {
+            let why = t.enc.incomplete().first()?;
+            Some(format!(
+                "a divergence of {} was closed ({why})",
+                t.test.name
+            ))
+        })
 }
 
 /// The diagnoses to report, as `(phase, found, optimal)` in cost order, and
