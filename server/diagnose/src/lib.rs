@@ -482,10 +482,10 @@ fn diagnosable(
     tests: Vec<ModelTest>,
     report: &mut DiagnosisReport,
 ) -> Vec<ModelTest> {
-    let mut runs: Vec<(ModelTest, u64)> = tests
+    let mut runs: Vec<(ModelTest, ModelRun)> = tests
         .into_iter()
         .filter_map(|t| match model_run_verdict(prog, &t) {
-            Ok(steps) => Some((t, steps)),
+            Ok(run) => Some((t, run)),
             Err(reason) => {
                 skip(report, &t.name, reason);
                 None
@@ -495,8 +495,10 @@ fn diagnosable(
     // Shortest runs first (stable: the suite's order among equals): a short
     // run is a small formula, so more tests fit under the clause limit and
     // each SAT call is cheaper, and a short failing run points at fewer
-    // statements.
-    runs.sort_by_key(|(_, steps)| *steps);
+    // statements. Runs that stop at undefined behaviour go last: the
+    // encoding cannot follow them, and short inputs are the likeliest to
+    // read past the end of a string.
+    runs.sort_by_key(|(_, run)| (run.stops_at_ub, run.steps));
     let (tests, left_out) = pick_tests(runs.into_iter().map(|(t, _)| t).collect());
     for t in left_out {
         skip(report, &t.name, left_out_reason());
@@ -682,9 +684,16 @@ fn trust_specification(mut weights: Vec<u64>, locator: &Locator, trusted: &[Stri
     weights
 }
 
-/// The steps of the model's run of a failing test when it fails too (so
-/// there is something to explain); else why it is not diagnosed.
-fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<u64, String> {
+/// What orders the failing tests for encoding: their model runs' length,
+/// and whether they stop at undefined behaviour.
+struct ModelRun {
+    steps: u64,
+    stops_at_ub: bool,
+}
+
+/// The model's run of a failing test when it fails too (so there is
+/// something to explain); else why it is not diagnosed.
+fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<ModelRun, String> {
     let r = faultlens_csem::run(prog, &t.input, &t.run_options());
     let stderr = String::from_utf8_lossy(&r.stderr);
     if let Some(at) = stderr.find(faultlens_workspace::nondet::OUT_OF_INPUT_MESSAGE) {
@@ -712,7 +721,10 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<u64, String> {
         Some(difference) => Err(format!(
             "the model's run of this test {difference}, so it does not reproduce the failure `faultlens localize` recorded: a file the test reads, its environment or the build may have changed since (re-run `faultlens localize`), or the program does something outside the model"
         )),
-        None => Ok(r.steps),
+        None => Ok(ModelRun {
+            steps: r.steps,
+            stops_at_ub: matches!(r.outcome, faultlens_csem::Outcome::RuntimeError { .. }),
+        }),
     }
 }
 
