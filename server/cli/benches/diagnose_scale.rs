@@ -1,0 +1,165 @@
+//! A diagnosis at scale: compact-suite's program (`numfmt.c`, 124 lines)
+//! with a test table drawn large enough that over 100 tests fail
+//! (`gen_tests.py --cases SCALE_CASES`, default 330: 111 of 355 fail),
+//! diagnosed as `faultlens diagnose` does (30 s budget) `SCALE_REPEATS`
+//! times (default 3). Reports the medians of the time to the first
+//! diagnosis and to the end, whether the search completed, how many failing
+//! tests the diagnosis explains and why the others were left out, the
+//! formula's size, and the fault's rank among the diagnoses.
+//!
+//! `cargo bench -p faultlens --bench diagnose_scale` (needs python3 and gcc).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::copy_tree;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// The fault's line in `numfmt.c` (`ground-truth.json`).
+const FAULT_LINE: u64 = 54;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn faultlens(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_faultlens"))
+        .args(args)
+        .arg(dir)
+        .args(["--format", "json"])
+        .output()
+        .unwrap()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One diagnosis's figures.
+struct Run {
+    first_ms: Option<f64>,
+    total_ms: f64,
+    complete: bool,
+    stopped: String,
+    explained: usize,
+    left_out: BTreeMap<String, usize>,
+    clauses: u64,
+    paths: u64,
+    fault_rank: Option<usize>,
+    diagnoses: usize,
+}
+
+fn diagnose(dir: &Path) -> Run {
+    let out = faultlens(dir, &["diagnose"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "diagnose printed no report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let diagnoses = report["diagnoses"].as_array().cloned().unwrap_or_default();
+    let fault_rank = diagnoses
+        .iter()
+        .position(|d| {
+            d["statements"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["line"] == FAULT_LINE))
+        })
+        .map(|i| i + 1);
+    let mut left_out = BTreeMap::new();
+    for t in report["skipped_tests"].as_array().into_iter().flatten() {
+        let reason = t["reason"].as_str().unwrap_or_default();
+        // The reason's kind: its words before any parenthesis, the figures
+        // that differ per test as `N`.
+        let words = reason.split('(').next().unwrap_or(reason).trim();
+        let mut kind = String::new();
+        for c in words.chars() {
+            match c.is_ascii_digit() {
+                true if kind.ends_with('N') => {}
+                true => kind.push('N'),
+                false => kind.push(c),
+            }
+        }
+        *left_out.entry(kind).or_insert(0) += 1;
+    }
+    let stats = &report["stats"];
+    Run {
+        first_ms: stats["first_ms"].as_f64(),
+        total_ms: stats["total_ms"].as_f64().unwrap_or(0.0),
+        complete: report["complete"].as_bool().unwrap_or(false),
+        stopped: report["stopped"].as_str().unwrap_or_default().to_string(),
+        explained: report["failing_tests"].as_array().map_or(0, Vec::len),
+        left_out,
+        clauses: stats["clauses"].as_u64().unwrap_or(0),
+        paths: stats["paths"].as_u64().unwrap_or(0),
+        fault_rank,
+        diagnoses: diagnoses.len(),
+    }
+}
+
+fn main() {
+    let cases = env_number("SCALE_CASES", 330);
+    let repeats = env_number("SCALE_REPEATS", 3).max(1);
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("compact-suite");
+    copy_tree(&common::repo_root().join("fixtures/compact-suite"), &dir);
+    let drawn = Command::new("python3")
+        .arg(dir.join("gen_tests.py"))
+        .args(["--cases", &cases.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        drawn.status.success(),
+        "{}",
+        String::from_utf8_lossy(&drawn.stderr)
+    );
+    let localized = faultlens(&dir, &["localize"]);
+    let results: Value = serde_json::from_slice(&localized.stdout).unwrap_or_else(|e| {
+        panic!(
+            "localize printed no results ({e}): {}",
+            String::from_utf8_lossy(&localized.stderr)
+        )
+    });
+    let (total, failing) = (
+        results["tests"]["total"].as_u64().unwrap(),
+        results["tests"]["failed"].as_u64().unwrap(),
+    );
+    println!(
+        "numfmt.c (124 lines): {total} tests, {failing} failing; {repeats} diagnoses (30 s budget)"
+    );
+    let runs: Vec<Run> = (0..repeats).map(|_| diagnose(&dir)).collect();
+    for (i, r) in runs.iter().enumerate() {
+        println!(
+            "run {}: first {} ms, end {:.0} ms, complete {}, {} diagnoses, fault at {}, {} failing tests explained, {} paths, {} clauses{}",
+            i + 1,
+            r.first_ms.map_or("-".into(), |f| format!("{f:.0}")),
+            r.total_ms,
+            r.complete,
+            r.diagnoses,
+            r.fault_rank.map_or("-".into(), |k| format!("#{k}")),
+            r.explained,
+            r.paths,
+            r.clauses,
+            if r.stopped.is_empty() { String::new() } else { format!("; stopped: {}", r.stopped) }
+        );
+        for (why, n) in &r.left_out {
+            println!("    {n} × {why}");
+        }
+    }
+    let firsts: Vec<f64> = runs.iter().filter_map(|r| r.first_ms).collect();
+    println!(
+        "median: first diagnosis {} ms, end {:.1} s; complete in {} of {repeats}; fault in a diagnosis in {} of {repeats}; failing tests explained {} of {failing}",
+        if firsts.is_empty() { "-".into() } else { format!("{:.0}", median(firsts)) },
+        median(runs.iter().map(|r| r.total_ms).collect()) / 1e3,
+        runs.iter().filter(|r| r.complete).count(),
+        runs.iter().filter(|r| r.fault_rank.is_some()).count(),
+        median(runs.iter().map(|r| r.explained as f64).collect()),
+    );
+}
