@@ -55,7 +55,7 @@ use faultlens_maxsat::Budget;
 use joint::Joint;
 use locate::Locator;
 use plan::{Clock, PLAN};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -306,6 +306,16 @@ pub fn diagnose_program(
         .into_iter()
         .map(|(name, reason)| SkippedTest { name, reason })
         .collect();
+    // Tests are encoded shortest first but reported in the suite's order.
+    let suite_order: BTreeMap<String, usize> = tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
+    let in_suite_order = |mut names: Vec<String>| {
+        names.sort_by_key(|n| suite_order.get(n).copied().unwrap_or(usize::MAX));
+        names
+    };
     let tests = diagnosable(prog, tests, &mut report);
     if tests.is_empty() {
         return Err(none_encodable(&report));
@@ -371,7 +381,7 @@ pub fn diagnose_program(
         report.groups.len(),
         &clock,
     )?;
-    let active = phases::active_in(phases[0]);
+    let active = in_suite_order(phases::active_in(phases[0]));
     if active.is_empty() {
         return Err(none_encodable(&report));
     }
@@ -405,7 +415,7 @@ pub fn diagnose_program(
     if let Some((fresh, checked)) = &checked {
         report.stats.suspects_checked = checked.decided as u64;
         report.stats.sat_calls += checked.sat_calls;
-        let names: Vec<String> = fresh.tests.iter().map(|t| t.test.name.clone()).collect();
+        let names = in_suite_order(fresh.tests.iter().map(|t| t.test.name.clone()).collect());
         // A statement explaining the checked tests explains the reported
         // ones only when they are the same tests.
         if names == report.failing_tests {
@@ -474,9 +484,9 @@ fn left_out_reason() -> String {
 
 /// The tests to encode: those whose model run fails too (an empty set of
 /// statements would "explain" one that passes; nor is one diagnosed whose
-/// free input runs out), at most [`MAX_TESTS`] of them, shortest runs first, taken in turn from
-/// each group of tests that fail the same way. The others are skipped in
-/// `report` with the reason.
+/// free input runs out), at most [`MAX_TESTS`] of them, shortest runs
+/// first, taken in turn from each group of tests that fail the same way.
+/// The others are skipped in `report` with the reason.
 fn diagnosable(
     prog: &Program,
     tests: Vec<ModelTest>,
