@@ -187,51 +187,60 @@ fn a_remainder_of_small_operands_is_encoded_narrow() {
     assert!(clauses > 1_000, "{clauses} clauses: nothing encoded?");
 }
 
-#[test]
-fn a_narrow_circuit_computes_what_the_interpreter_does_and_lets_a_small_value_change() {
-    let (_dir, prog, _) = program(RING);
-    let input = args(&["16"]);
-    let want = expected(&prog, &input);
-    assert_eq!(want.stdout.as_deref(), Some(&b"8\n"[..]));
+/// Encodes `src` on `input` and checks that the run's own output passes
+/// with every statement correct, that `wrong` cannot, and that it can with
+/// the statement on `line` free: the encoding computes what the
+/// interpreter does and lets that statement's value change.
+fn a_change_on_line_alone_prints(src: &str, input: &TestInput, line: u32, wrong: &[u8]) {
+    let (_dir, prog, _) = program(src);
+    let want = expected(&prog, input);
     let mut f = Formula::new();
-    let te =
-        TestEncoding::new(&mut f, &prog, &input, &want, &options(usize::MAX)).expect("encodes");
+    let te = TestEncoding::new(&mut f, &prog, input, &want, &options(usize::MAX)).expect("encodes");
     let mut assumptions = f.all_health(true);
     assumptions.push(te.pass());
     assert!(
         f.cnf.solve(&assumptions).unwrap().is_some(),
         "the run's own output"
     );
-    // Other outputs need a changed statement: with every statement correct
-    // they are impossible; with `capacity`'s statement free, a capacity of
-    // 3 (or 1) makes the last push land in the printed slot: "11".
     let wrong = Expected {
-        stdout: Some(b"11\n".to_vec()),
+        stdout: Some(wrong.to_vec()),
         exit: 0,
     };
     let mut f = Formula::new();
     let mut te =
-        TestEncoding::new(&mut f, &prog, &input, &wrong, &options(usize::MAX)).expect("encodes");
+        TestEncoding::new(&mut f, &prog, input, &wrong, &options(usize::MAX)).expect("encodes");
     let mut assumptions: Vec<Lit> = f.all_health(true);
     assumptions.push(te.pass());
     assumptions.push(!te.leaves(&mut f));
     assert!(
         f.cnf.solve(&assumptions).unwrap().is_none(),
-        "11 printed, all healthy"
+        "printed with every statement correct"
     );
-    let capacity_stmt = common::statement_on_line(&prog, 4);
-    let h = f.health[&capacity_stmt];
-    let mut assumptions: Vec<Lit> = f
+    let free = common::statement_on_line(&prog, line);
+    assert!(
+        f.health.contains_key(&free),
+        "line {line} has no health literal"
+    );
+    let assumptions: Vec<Lit> = f
         .health
         .iter()
-        .map(|(s, l)| if *s == capacity_stmt { !*l } else { *l })
+        .map(|(s, l)| if *s == free { !*l } else { *l })
+        .chain([te.pass()])
         .collect();
-    assumptions.push(te.pass());
-    assert!(!assumptions.contains(&h));
     assert!(
         f.cnf.solve(&assumptions).unwrap().is_some(),
-        "a capacity of 3 prints 11"
+        "printed with line {line} free"
     );
+}
+
+#[test]
+fn a_narrow_circuit_computes_what_the_interpreter_does_and_lets_a_small_value_change() {
+    let input = args(&["16"]);
+    let (_dir, prog, _) = program(RING);
+    assert_eq!(expected(&prog, &input).stdout.as_deref(), Some(&b"8\n"[..]));
+    // With `capacity`'s statement free, a capacity of 3 (or 1) makes the
+    // last push land in the printed slot: "11".
+    a_change_on_line_alone_prints(RING, &input, 4, b"11\n");
 }
 
 /// A `size_t` loop over the characters of an argument, as string code is.
@@ -259,40 +268,9 @@ fn unsigned_values_are_encoded_as_narrow_as_the_run_needs() {
     // Narrow, the values still agree with the run, and a statement's value
     // may still change within the margin: with `marks +=` free, 1000.
     let (_dir, prog, _) = program(UNSIGNED_LOOP);
-    let want = expected(&prog, &input);
-    assert_eq!(want.stdout.as_deref(), Some(&b"64\n"[..]));
-    let mut f = Formula::new();
-    let te =
-        TestEncoding::new(&mut f, &prog, &input, &want, &options(usize::MAX)).expect("encodes");
-    let mut assumptions = f.all_health(true);
-    assumptions.push(te.pass());
-    assert!(
-        f.cnf.solve(&assumptions).unwrap().is_some(),
-        "the run's own output"
+    assert_eq!(
+        expected(&prog, &input).stdout.as_deref(),
+        Some(&b"64\n"[..])
     );
-    let wrong = Expected {
-        stdout: Some(b"1000\n".to_vec()),
-        exit: 0,
-    };
-    let mut f = Formula::new();
-    let mut te =
-        TestEncoding::new(&mut f, &prog, &input, &wrong, &options(usize::MAX)).expect("encodes");
-    let mut assumptions: Vec<Lit> = f.all_health(true);
-    assumptions.push(te.pass());
-    assumptions.push(!te.leaves(&mut f));
-    assert!(
-        f.cnf.solve(&assumptions).unwrap().is_none(),
-        "1000 printed, all healthy"
-    );
-    let marks = common::statement_on_line(&prog, 7);
-    let assumptions: Vec<Lit> = f
-        .health
-        .iter()
-        .map(|(s, l)| if *s == marks { !*l } else { *l })
-        .chain([te.pass()])
-        .collect();
-    assert!(
-        f.cnf.solve(&assumptions).unwrap().is_some(),
-        "marks changed prints 1000"
-    );
+    a_change_on_line_alone_prints(UNSIGNED_LOOP, &input, 7, b"1000\n");
 }
