@@ -228,11 +228,8 @@ fn run_phase<'p>(
                 (ctx.progress)(DiagnoseProgress::Solving { found: n })
             })
             .map_err(DiagnoseError::Solver)?;
-        // Exploring paths, a search that ran out of models is complete only
-        // if no divergence was closed (at the path bound, or unmodelled):
-        // else "no set explains every test" says nothing of the paths cut.
-        if max_paths > 1 && found.complete {
-            if let Some(why) = closed_divergence(&joint) {
+        if max_paths > 1 {
+            if let Some(why) = cut_short(&found, || closed_divergence(&joint)) {
                 found.complete = false;
                 found.stopped = Some(why);
             }
@@ -269,6 +266,23 @@ fn run_phase<'p>(
                 started,
             });
         }
+    }
+}
+
+/// Why a search exploring paths is not complete though it ran out of
+/// models: it found nothing, and some divergence was closed (`closed`: at
+/// the path bound, or unmodelled). A list found is complete within its
+/// bounds (the size and the paths a test), as the report says; an empty
+/// one says nothing of the paths cut, so no test is refused on it as one
+/// no change explains, and the check runs.
+fn cut_short(
+    found: &search::SearchResult,
+    closed: impl FnOnce() -> Option<String>,
+) -> Option<String> {
+    if found.complete && found.found.is_empty() {
+        closed()
+    } else {
+        None
     }
 }
 
@@ -366,6 +380,39 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn searched(found: usize, complete: bool) -> search::SearchResult {
+        search::SearchResult {
+            found: (0..found)
+                .map(|_| search::Found {
+                    unhealthy: Vec::new(),
+                    cost: 1,
+                    optimal: true,
+                    model: Default::default(),
+                })
+                .collect(),
+            complete,
+            stopped: None,
+            sat_calls: 0,
+            first: None,
+            refinements: 0,
+        }
+    }
+
+    #[test]
+    fn an_empty_search_that_closed_divergences_is_cut_short() {
+        let closed = || Some("a divergence of t was closed (more than 32 paths)".to_string());
+        assert_eq!(
+            cut_short(&searched(0, true), closed).as_deref(),
+            Some("a divergence of t was closed (more than 32 paths)")
+        );
+        // Nothing closed: nothing explains the tests along any path.
+        assert_eq!(cut_short(&searched(0, true), || None), None);
+        // A list found is complete within the bounds; an unfinished search
+        // says why already.
+        assert_eq!(cut_short(&searched(2, true), closed), None);
+        assert_eq!(cut_short(&searched(0, false), closed), None);
     }
 
     #[test]
