@@ -36,9 +36,7 @@ impl Enc<'_> {
         {
             return None;
         }
-        let (va, vb) = (self.cnf.shadow_value(a)?, self.cnf.shadow_value(b)?);
-        let used = |v: u64| (64 - v.leading_zeros()) as usize;
-        let n = (used(va).max(used(vb)) + MARGIN).max(MIN_BITS);
+        let n = narrow_width(&[self.cnf.shadow_value(a)?, self.cnf.shadow_value(b)?]);
         // The result's width: a product of two n-bit values needs 2n bits.
         // Signed operands must also leave the sign bit clear (non-negative
         // operands make every signed case an unsigned one, and no overflow).
@@ -49,12 +47,7 @@ impl Enc<'_> {
         let fits_a = self.high_bits_clear(a, n);
         let fits_b = self.high_bits_clear(b, n);
         let fits = self.cnf.and(fits_a, fits_b);
-        // Wherever the operation runs (an arm the run did not take computes
-        // nothing there).
-        let held = self.cnf.or(!self.guard, fits);
-        if held != self.cnf.tru() {
-            self.push_point(super::PointKind::Bound { lit: held });
-        }
+        self.bound_where_it_runs(fits);
         let (na, nb) = (Bv(a.0[..n].to_vec()), Bv(b.0[..n].to_vec()));
         let fls = self.cnf.fls();
         let (r, ub) = match op {
@@ -95,17 +88,29 @@ impl Enc<'_> {
         let Some(run) = self.cnf.shadow_value(b) else {
             return w;
         };
-        let used = |v: u64| (64 - v.leading_zeros()) as usize;
-        let n = (used(run).max(ov.map_or(0, used)) + MARGIN).max(MIN_BITS);
+        let n = narrow_width(&[run, ov.unwrap_or(0)]);
         if n >= w {
             return w;
         }
         let fits = self.high_bits_clear(b, n);
         let unhealthy_or_fits = self.cnf.or(!h, fits);
-        let held = self.cnf.or(!self.guard, unhealthy_or_fits);
+        self.bound_where_it_runs(unhealthy_or_fits);
+        n
+    }
+
+    /// `fits` as a bound of the path wherever the statement runs (an arm
+    /// the run did not take computes nothing there).
+    fn bound_where_it_runs(&mut self, fits: Lit) {
+        let held = self.cnf.or(!self.guard, fits);
         if held != self.cnf.tru() {
             self.push_point(super::PointKind::Bound { lit: held });
         }
-        n
     }
+}
+
+/// The bits a narrow circuit keeps for values like `run`: as many as the
+/// largest needs, with the margin, at least [`MIN_BITS`].
+fn narrow_width(run: &[u64]) -> usize {
+    let used = |v: &u64| (64 - v.leading_zeros()) as usize;
+    (run.iter().map(used).max().unwrap_or(0) + MARGIN).max(MIN_BITS)
 }
