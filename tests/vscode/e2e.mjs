@@ -575,12 +575,26 @@ async function terminalPhase() {
     });
 
     await check("ui-terminal: the run was started by the terminal's command (its status says so)", async () => {
-      await page.locator(".part.statusbar .statusbar-item", { hasText: /faultlens/ }).first().hover();
-      await page.waitForFunction(
-        () => [...document.querySelectorAll(".workbench-hover, .monaco-hover")].some((h) => /in the terminal failed \(exit code 8\)/.test(h.textContent)),
-        null,
-        { timeout: 15000 },
-      );
+      // A hover shows the tooltip of the moment: the terminal's word on the
+      // run may reach the server after CTest's report did, so hover again
+      // until it shows (or 60 s pass).
+      const item = page.locator(".part.statusbar .statusbar-item", { hasText: /faultlens/ }).first();
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        await item.hover();
+        const shown = await page
+          .waitForFunction(
+            () => [...document.querySelectorAll(".workbench-hover, .monaco-hover")].some((h) => /in the terminal failed \(exit code 8\)/.test(h.textContent)),
+            null,
+            { timeout: 5000 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        if (shown) break;
+        if (Date.now() > deadline) throw new Error("the status's hover never named the terminal's command");
+        await page.mouse.move(700, 400);
+        await sleep(1000);
+      }
       await shot(page, "ui-terminal-2-status-hover.png");
       await page.mouse.move(700, 400);
     });

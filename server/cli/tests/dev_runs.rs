@@ -78,6 +78,28 @@ fn a_failing_ctest_run_in_the_developers_build_directory_re_localizes() {
 }
 
 #[test]
+fn the_terminals_word_on_a_run_its_report_already_told_shows_in_the_status() {
+    let (_dir, root) = fixture("ringbuf-ctest");
+    let mut client = trusted(&root);
+    assert_eq!(developer(&root, "cmake", &["-S", ".", "-B", "build"]), 0);
+    assert_eq!(developer(&root, "cmake", &["--build", "build"]), 0);
+    let code = developer(&root, "ctest", &["--test-dir", "build"]);
+    assert_ne!(code, 0);
+    // CTest's report is read first here and its localization may have
+    // ended before the editor's notice of the same run comes in.
+    status_after(&mut client, "after ctest in build/ failed 3 of 13 tests");
+    client.notify(
+        "faultlens/testRunEnded",
+        json!({"commandLine": "ctest --test-dir build", "cwd": root.to_str().unwrap(), "exitCode": code, "source": "terminal"}),
+    );
+    status_after(
+        &mut client,
+        &format!("`ctest --test-dir build` in the terminal failed (exit code {code})"),
+    );
+    client.shutdown();
+}
+
+#[test]
 fn a_failing_meson_test_run_re_localizes_for_a_client_without_a_file_watcher() {
     let (_dir, root) = fixture("wrap-meson");
     // No `workspace.didChangeWatchedFiles`: the server follows the OS's

@@ -330,18 +330,25 @@ impl Backend {
             self.client.log_message(kind, message).await;
             return;
         }
-        {
-            // The same run told twice (the editor's command and its report):
-            // one localization, with both.
+        // The same run told twice (the editor's command and its report):
+        // one localization, with both.
+        let merged = {
             let mut state = self.state();
             let same_run = state
                 .trigger()
                 .is_some_and(|t| t.from_editor != trigger.from_editor && t.at.elapsed() < SAME_RUN);
             if same_run {
                 state.add_to_trigger(trigger);
-                return;
+                None
+            } else {
+                Some(trigger)
             }
-        }
+        };
+        let Some(trigger) = merged else {
+            // The status names both (that localization may have ended already).
+            self.send_status().await;
+            return;
+        };
         // Only a project faultlens can localize (a failing `make test` of
         // another kind of project is not news).
         let loads = tokio::task::spawn_blocking(move || {
