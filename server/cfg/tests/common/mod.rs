@@ -257,6 +257,14 @@ impl Program {
     }
 }
 
+/// The program's build directory goes with it (a test run compiles a
+/// hundred of them).
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 pub struct Profiles<'a> {
     program: &'a Program,
     pub profiles: Vec<EdgeProfile>,
