@@ -569,8 +569,8 @@ struct Suspects<'a> {
 /// have used up the tests' path bounds), leaving out statements the
 /// reported search already found alone. The witnesses found between the
 /// searches stand for the tests the search explains when they were found
-/// for those among others (else they are found again); with the budget
-/// spent, they are all the check has.
+/// for those among others (else they are found again); after a complete
+/// search or with the budget spent, they are all the check has.
 #[allow(clippy::too_many_arguments)]
 fn check_suspects<'p>(
     ctx: &phases::PhaseContext<'p>,
@@ -583,19 +583,18 @@ fn check_suspects<'p>(
     clock: &Clock,
 ) -> Result<Option<(Joint<'p>, suspects::Checked)>, DiagnoseError> {
     let last_searched = searched.last();
-    if last_searched.found.complete
-        || last_searched.found.found.len() >= opts.max_diagnoses
-        || opts.suspects.is_empty()
-    {
+    if last_searched.found.found.len() >= opts.max_diagnoses || opts.suspects.is_empty() {
         return Ok(None);
     }
-    // With the budget spent, only witnesses found for these very tests
-    // are worth encoding them again for.
+    // After a complete search (complete within its bounds: a statement
+    // needing paths beyond a test's bound is not in it) nothing more is
+    // checked, but a statement the witnesses or the first pass found
+    // beyond those bounds is still reported; so it is with the budget
+    // spent. Only those are worth encoding the tests again for.
+    let checks_more = !last_searched.found.complete && clock.whole().exhausted().is_none();
     let names: Vec<String> = phases::active_in(last_searched);
     let witnessed_here = suspects.witnessed.and_then(|w| w.for_tests(&names));
-    if clock.whole().exhausted().is_some()
-        && witnessed_here.as_ref().is_none_or(|w| w.found.is_empty())
-    {
+    if !checks_more && witnessed_here.as_ref().is_none_or(|w| w.found.is_empty()) {
         return Ok(None);
     }
     let mut fresh = Joint::new(
@@ -615,11 +614,15 @@ fn check_suspects<'p>(
         .filter(|s| s.len() == 1)
         .map(|s| s[0])
         .collect();
+    let witnessed_stmts: BTreeSet<StmtId> = witnessed_here
+        .iter()
+        .flat_map(|w| w.found.iter().map(|e| e.stmts[0]))
+        .collect();
     let candidates: Vec<StmtId> = suspects
         .candidates
         .iter()
         .copied()
-        .filter(|s| !found_alone.contains(s))
+        .filter(|s| !found_alone.contains(s) && (checks_more || witnessed_stmts.contains(s)))
         .collect();
     let tests: Vec<&ModelTest> = fresh.tests.iter().map(|t| &t.test).collect();
     // Runs at most a quarter of the check's time (a long-running program

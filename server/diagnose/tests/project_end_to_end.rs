@@ -279,3 +279,27 @@ fn a_predicate_wrong_at_every_tab_is_found_by_consistent_flips() {
         assert!(common::replay_passes(&loaded.prog, t, &values), "{name}");
     }
 }
+
+/// A search complete within its path bound misses a statement whose
+/// change needs more paths (here the predicate wrong at every tab, with 2
+/// paths a test); the concrete witnesses found between the searches still
+/// name it, and it is reported at the head of the list.
+#[test]
+fn a_witness_beyond_a_complete_searchs_path_bound_is_still_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, results) = localized("wordstat-stdin", tmp.path());
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(30)),
+        max_paths_per_test: 2,
+        ..DiagnoseOptions::default()
+    };
+    let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
+    let lines: Vec<Vec<u32>> = report
+        .diagnoses
+        .iter()
+        .map(|d| d.statements.iter().map(|s| s.line).collect())
+        .collect();
+    assert!(report.complete, "{:?}: {lines:?}", report.stopped);
+    assert_eq!(lines.first(), Some(&vec![18]), "{lines:?}");
+    assert!(report.diagnoses[0].angelic.iter().all(|a| a.verified));
+}
