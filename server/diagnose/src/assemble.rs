@@ -4,7 +4,7 @@
 //! computation (the interpreter replays values; nothing is read or written).
 
 use crate::bridge::{self, ModelTest};
-use crate::joint::{self, Joint};
+use crate::joint;
 use crate::locate::Locator;
 use crate::phases::{Chosen, Phase};
 use crate::{
@@ -62,7 +62,7 @@ pub(crate) fn report_diagnoses(
         let angelic = if budget.exhausted().is_none() {
             angelic_values(
                 prog,
-                joint,
+                &joint.active_tests(),
                 locator,
                 &|i| Some(joint.tests[i].enc.slots(&|l| joint::holds(&f.model, l))),
                 &mut report.stats,
@@ -120,13 +120,20 @@ pub(crate) fn add_cores(
     }
 }
 
+/// The tests a find explains, by the index its slots are keyed by, and
+/// what its statements cost.
+pub(crate) struct Explained<'a> {
+    pub tests: Vec<(usize, &'a ModelTest)>,
+    pub weight: &'a dyn Fn(StmtId) -> u64,
+}
+
 /// Adds the single statements the spectrum-guided check found to explain
 /// every test (see `suspects.rs`): each is subset-minimal, so a reported set
 /// holding it is not and goes. The list stays in cost order, and the labels
 /// follow the costs (see [`relabel_by_cost`]).
 pub(crate) fn add_explaining(
     prog: &Program,
-    joint: &Joint,
+    explained: &Explained,
     locator: &Locator,
     found: &[suspects::Explaining],
     budget: &Budget,
@@ -154,7 +161,7 @@ pub(crate) fn add_explaining(
         let angelic = if budget.exhausted().is_none() {
             angelic_values(
                 prog,
-                joint,
+                &explained.tests,
                 locator,
                 &|i| e.slots.get(&i).cloned(),
                 &mut report.stats,
@@ -163,7 +170,7 @@ pub(crate) fn add_explaining(
             report.stats.angelic_unchecked += 1;
             Vec::new()
         };
-        let cost = e.stmts.iter().map(|&s| joint.weight(s)).sum::<u64>();
+        let cost = e.stmts.iter().map(|&s| (explained.weight)(s)).sum::<u64>();
         // Among the diagnoses of its cost, with the other single statements:
         // the check's find is a diagnosis like the search's own.
         let at = report
@@ -270,15 +277,15 @@ pub(crate) fn refine_diagnoses(
 /// test's index in the joint formula).
 fn angelic_values(
     prog: &Program,
-    joint: &Joint,
+    tests: &[(usize, &ModelTest)],
     locator: &Locator,
     slots_of: &dyn Fn(usize) -> Option<Vec<Slot>>,
     stats: &mut DiagnosisStats,
 ) -> Vec<AngelicValue> {
     let mut out = Vec::new();
-    for (i, t) in joint.tests.iter().enumerate().filter(|(_, t)| t.active) {
+    for &(i, test) in tests {
         let Some(slots) = slots_of(i) else { continue };
-        match angelic::verify(prog, &t.test, slots) {
+        match angelic::verify(prog, test, slots) {
             angelic::Verdict::Rejected => stats.angelic_rejected += 1,
             // A part of a verified set is not verified: a set too long to
             // show is left out whole (and counted), never cut.
@@ -288,7 +295,7 @@ fn angelic_values(
             angelic::Verdict::Verified(kept) => {
                 for s in &kept {
                     out.push(AngelicValue {
-                        test: t.test.name.clone(),
+                        test: test.name.clone(),
                         file: locator.file(s.range).to_string(),
                         line: s.range.start.line,
                         instance: s.instance + 1,

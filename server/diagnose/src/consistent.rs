@@ -200,9 +200,14 @@ fn mends_of(test: &mut Flipping, keys: &[Vec<u64>], budget: &Budget) -> Option<V
 
 /// One set of flips grown greedily: a flip is kept when the run prints
 /// more of the expected output (each number on its own line needs its own
-/// flip; more by the matching prefix alone unless `in_common`), and the keys a kept flip's run meets for the first time join
+/// flip; more by the matching prefix alone unless `in_common`), or, while
+/// the run still hangs (ends at the step limit), when it meets more keys
+/// before the limit (a loop that never ends for one value is mended one
+/// value at a time, and nothing is printed until it ends for them all),
+/// and the keys a kept flip's run meets for the first time join
 /// the queue (a loop a flip lets run on compares values the failing run
-/// never reached: `i > len` flipped at `i = 0` next meets `i = 1`). A
+/// never reached: `i > len` flipped at `i = 0` next meets `i = 1`; at the
+/// queue's head while the run still hangs, where it hangs next). A
 /// flip not kept is tried again once others have made progress (the
 /// second line's flip prints nothing more until the first line is whole).
 /// `Some(None)` when no set is found, `None` when the budget ran out.
@@ -212,12 +217,24 @@ fn grown(
     in_common: bool,
     budget: &Budget,
 ) -> Option<Option<Table>> {
-    let progress = |r: &Observed| match in_common {
-        true => r.printed,
-        false => angelic::Printed {
-            in_common: 0,
-            ..r.printed
-        },
+    let progress = |r: &Observed| {
+        let printed = match in_common {
+            true => r.printed,
+            false => angelic::Printed {
+                in_common: 0,
+                ..r.printed
+            },
+        };
+        let further = match r.ended {
+            true => 0,
+            false => r
+                .observed
+                .iter()
+                .map(|o| &o.key)
+                .collect::<BTreeSet<_>>()
+                .len(),
+        };
+        (r.ended, printed, further)
     };
     let mut queue: std::collections::VecDeque<Vec<u64>> = keys.iter().cloned().collect();
     let mut queued: BTreeSet<Vec<u64>> = keys.iter().cloned().collect();
@@ -242,7 +259,15 @@ fn grown(
         if progress(&r) > best {
             best = progress(&r);
             progressed = true;
-            queue.extend(test.newly_met(&r, &mut queued));
+            let met = test.newly_met(&r, &mut queued);
+            if r.ended {
+                queue.extend(met);
+            } else {
+                // Still hanging: the value it now hangs at comes next.
+                for k in met.into_iter().rev() {
+                    queue.push_front(k);
+                }
+            }
         } else {
             deferred.extend(kept.pop());
         }
@@ -358,6 +383,8 @@ struct Observed {
     observed: Vec<Observation>,
     /// How much of the expected stdout it printed.
     printed: angelic::Printed,
+    /// Whether it ended before the step limit.
+    ended: bool,
 }
 
 impl Observer<'_> {
@@ -372,6 +399,7 @@ impl Observer<'_> {
         Observed {
             passes: angelic::passes(&r, t),
             printed: angelic::printed_as_expected(t, &r.stdout),
+            ended: r.outcome != faultlens_csem::Outcome::StepLimit,
             observed: r.observed,
         }
     }
@@ -592,6 +620,45 @@ int main(void) {
             assert_eq!(found[&i].len(), 2, "{}: {:?}", t.name, found[&i]);
             assert!(angelic::replay_passes(&prog, t, &found[&i]), "{}", t.name);
         }
+    }
+
+    /// Prints the widest count's digits; the fault: the loop's condition
+    /// is negated, so it never ends for a count below 10.
+    const WIDTH: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int width = 1;
+    for (int i = 1; i < argc; i++) {
+        int n = atoi(argv[i]);
+        int digits = 1;
+        while (!(n >= 10)) {
+            n = n / 10;
+            digits++;
+        }
+        if (digits > width)
+            width = digits;
+    }
+    printf("%d\n", width);
+    return 0;
+}
+"#;
+
+    #[test]
+    fn a_loop_that_hangs_is_mended_one_value_at_a_time() {
+        let (_dir, prog) = crate::test_programs::program(WIDTH);
+        let mut t = printing("three", "1\n");
+        t.input.args = vec!["3".into(), "5".into(), "7".into()];
+        assert_eq!(
+            faultlens_csem::run(&prog, &t.input, &t.run_options()).outcome,
+            faultlens_csem::Outcome::StepLimit
+        );
+        let cond = branch_on(&prog, 8);
+        // Nothing is printed until the loop ends for every count: each
+        // flip lets the run reach the next count before the step limit.
+        let found = witness(&prog, &[&t], cond, &Budget::unlimited())
+            .expect("the loop left at once for 3, 5 and 7 mends it");
+        assert_eq!(found[&0].len(), 3, "{:?}", found[&0]);
+        assert!(angelic::replay_passes(&prog, &t, &found[&0]));
     }
 
     fn table(keys: &[u64]) -> Table {

@@ -102,6 +102,16 @@ impl<'p> Joint<'p> {
         self.prog
     }
 
+    /// The active tests, by their index.
+    pub fn active_tests(&self) -> Vec<(usize, &ModelTest)> {
+        self.tests
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.active)
+            .map(|(i, t)| (i, &t.test))
+            .collect()
+    }
+
     pub fn weight(&self, stmt: StmtId) -> u64 {
         self.weights.get(stmt).copied().unwrap_or(1)
     }

@@ -26,6 +26,7 @@ mod evidence;
 pub mod files;
 mod flips;
 pub mod groups;
+mod hangs;
 mod harness;
 mod joint;
 mod locate;
@@ -316,8 +317,8 @@ pub fn diagnose_program(
         names.sort_by_key(|n| suite_order.get(n).copied().unwrap_or(usize::MAX));
         names
     };
-    let tests = diagnosable(prog, tests, &mut report);
-    if tests.is_empty() {
+    let (tests, hung) = diagnosable(prog, tests, &mut report);
+    if tests.is_empty() && hung.is_empty() {
         return Err(none_encodable(&report));
     }
     let locator = Locator::new(prog, root);
@@ -326,6 +327,28 @@ pub fn diagnose_program(
         &locator,
         &opts.trusted_files,
     );
+    let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
+        .into_iter()
+        .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
+        .collect();
+    let trusted = weights::trusted(&weights);
+    // Tests whose runs do not end are diagnosed by running them, only
+    // when no other test can be encoded.
+    let hang_ctx = hangs::HangContext {
+        prog,
+        locator: &locator,
+        weights: &weights,
+        candidates: &candidates,
+        trusted: &trusted,
+        start,
+    };
+    let hangs_budget = (
+        clock.until(&PLAN.check),
+        clock.until(&PLAN.verify_and_refine),
+    );
+    if tests.is_empty() {
+        return hangs::diagnose(&hang_ctx, hung, &hangs_budget.0, &hangs_budget.1, report);
+    }
     let search_opts = search::SearchOptions {
         max_size: opts.max_size,
         max_diagnoses: opts.max_diagnoses,
@@ -347,11 +370,6 @@ pub fn diagnose_program(
     // SAT), then the SAT check's first pass over those left, so a single
     // statement they find is reported early however the search beyond the
     // runs' own paths fares.
-    let candidates: Vec<StmtId> = suspect_statements(&opts.suspects, &locator)
-        .into_iter()
-        .filter(|s| weights.get(*s) != Some(&weights::TRUSTED))
-        .collect();
-    let trusted = weights::trusted(&weights);
     let covering = report.groups.len() > 1;
     let mut witnessed = Ok(None);
     let searched = phases::search_phases(&ctx, &tests, opts, &budget, &clock, &mut |encoded| {
@@ -382,6 +400,9 @@ pub fn diagnose_program(
         &clock,
     )?;
     let active = in_suite_order(phases::active_in(phases[0]));
+    if active.is_empty() && !hung.is_empty() {
+        return hangs::diagnose(&hang_ctx, hung, &hangs_budget.0, &hangs_budget.1, report);
+    }
     if active.is_empty() {
         return Err(none_encodable(&report));
     }
@@ -421,7 +442,10 @@ pub fn diagnose_program(
         if names == report.failing_tests {
             assemble::add_explaining(
                 prog,
-                fresh,
+                &assemble::Explained {
+                    tests: fresh.active_tests(),
+                    weight: &|s| fresh.weight(s),
+                },
                 &locator,
                 &checked.found,
                 &budget,
@@ -486,22 +510,26 @@ fn left_out_reason() -> String {
 /// statements would "explain" one that passes; nor is one diagnosed whose
 /// free input runs out), at most [`MAX_TESTS`] of them, shortest runs
 /// first, taken in turn from each group of tests that fail the same way.
-/// The others are skipped in `report` with the reason.
+/// The others are skipped in `report` with the reason; those whose model
+/// runs do not end are returned too (see [`hangs`]).
 fn diagnosable(
     prog: &Program,
     tests: Vec<ModelTest>,
     report: &mut DiagnosisReport,
-) -> Vec<ModelTest> {
-    let mut runs: Vec<(ModelTest, ModelRun)> = tests
-        .into_iter()
-        .filter_map(|t| match model_run_verdict(prog, &t) {
-            Ok(run) => Some((t, run)),
-            Err(reason) => {
-                skip(report, &t.name, reason);
-                None
+) -> (Vec<ModelTest>, Vec<ModelTest>) {
+    let mut hung = Vec::new();
+    let mut runs: Vec<(ModelTest, ModelRun)> = Vec::new();
+    for t in tests {
+        match model_run_verdict(prog, &t) {
+            Ok(run) => runs.push((t, run)),
+            Err(refused) => {
+                skip(report, &t.name, refused.reason);
+                if refused.hangs {
+                    hung.push(t);
+                }
             }
-        })
-        .collect();
+        }
+    }
     // Shortest runs first (stable: the suite's order among equals): a short
     // run is a small formula, so more tests fit under the clause limit and
     // each SAT call is cheaper, and a short failing run points at fewer
@@ -513,7 +541,7 @@ fn diagnosable(
     for t in left_out {
         skip(report, &t.name, left_out_reason());
     }
-    tests
+    (tests, hung)
 }
 
 /// The share of the time left before the witnesses' step ends that the
@@ -706,7 +734,23 @@ struct ModelRun {
 
 /// The model's run of a failing test when it fails too (so there is
 /// something to explain); else why it is not diagnosed.
-fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<ModelRun, String> {
+/// Why a test's model run cannot be encoded, and whether it is because
+/// the run does not end.
+struct Refused {
+    reason: String,
+    hangs: bool,
+}
+
+impl From<String> for Refused {
+    fn from(reason: String) -> Self {
+        Refused {
+            reason,
+            hangs: false,
+        }
+    }
+}
+
+fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<ModelRun, Refused> {
     let r = faultlens_csem::run(prog, &t.input, &t.run_options());
     let stderr = String::from_utf8_lossy(&r.stderr);
     if let Some(at) = stderr.find(faultlens_workspace::nondet::OUT_OF_INPUT_MESSAGE) {
@@ -716,24 +760,27 @@ fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<ModelRun, String> 
             let line = stderr[at..].lines().next().unwrap_or_default().trim();
             return Err(format!(
                 "its input runs out (\"{line}\"): the program draws more free inputs than the test's stdin holds, which no change of the program's statements explains; give the test more input"
-            ));
+            ).into());
         }
     }
     if r.outcome == faultlens_csem::Outcome::StepLimit {
-        return Err(format!(
-            "the model's run does not end within {MAX_ENCODED_STEPS} steps, too long a run to encode (a hang, or a loop that needs a smaller input to be diagnosed)"
-        ));
+        return Err(Refused {
+            reason: format!(
+                "the model's run does not end within {MAX_ENCODED_STEPS} steps, too long a run to encode (a hang, or a loop that needs a smaller input to be diagnosed)"
+            ),
+            hangs: true,
+        });
     }
     if angelic::passes(&r, t) {
         let got = faultlens_csem::describe_outcome(&r.outcome);
         return Err(format!(
             "the model's run of this test passes: it ends with {got} and the expected output, while the real run failed; the C model does not reproduce this failure (undefined behaviour, or something outside the model), so it cannot be diagnosed"
-        ));
+        ).into());
     }
     match recorded::unlike_recorded(&r, t) {
         Some(difference) => Err(format!(
             "the model's run of this test {difference}, so it does not reproduce the failure `faultlens localize` recorded: a file the test reads, its environment or the build may have changed since (re-run `faultlens localize`), or the program does something outside the model"
-        )),
+        ).into()),
         None => Ok(ModelRun {
             steps: r.steps,
             stops_at_ub: matches!(r.outcome, faultlens_csem::Outcome::RuntimeError { .. }),
@@ -790,7 +837,7 @@ fn why_none(skipped: &[SkippedTest]) -> String {
 }
 
 /// Milliseconds, rounded to microseconds (so the stored JSON reads back equal).
-fn ms(d: Duration) -> f64 {
+pub(crate) fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
