@@ -255,9 +255,8 @@ pub fn diagnose_project(
     // The budget is the whole diagnosis's: loading the model and running
     // each failing test once for the files it reads (278 runs to the step
     // limit took 6 s of a wordfreq mutant's 30) count against it.
-    let loading = started.elapsed();
-    opts.time_limit = opts.time_limit.map(|limit| limit.saturating_sub(loading));
-    let mut report = diagnose_program(
+    diagnose_from(
+        started,
         &prog,
         &project.root,
         tests,
@@ -265,12 +264,7 @@ pub fn diagnose_project(
         &opts,
         progress,
         cancel,
-    )?;
-    report.stats.total_ms += ms(loading);
-    if report.stats.first_ms > 0.0 {
-        report.stats.first_ms += ms(loading);
-    }
-    Ok(report)
+    )
 }
 
 /// Lines the spectrum ranks highest, checked one statement at a time when
@@ -307,7 +301,30 @@ pub fn diagnose_program(
     progress: &dyn Fn(DiagnoseProgress),
     cancel: &CancelToken,
 ) -> Result<DiagnosisReport, DiagnoseError> {
-    let start = Instant::now();
+    diagnose_from(
+        Instant::now(),
+        prog,
+        root,
+        tests,
+        skipped,
+        opts,
+        progress,
+        cancel,
+    )
+}
+
+/// [`diagnose_program`] with its time budget counted from `start`.
+#[allow(clippy::too_many_arguments)]
+fn diagnose_from(
+    start: Instant,
+    prog: &Program,
+    root: &Path,
+    tests: Vec<ModelTest>,
+    skipped: Vec<(String, String)>,
+    opts: &DiagnoseOptions,
+    progress: &dyn Fn(DiagnoseProgress),
+    cancel: &CancelToken,
+) -> Result<DiagnosisReport, DiagnoseError> {
     let clock = Clock::new(start, opts.time_limit, cancel);
     let budget = clock.whole();
     let mut report = DiagnosisReport {
