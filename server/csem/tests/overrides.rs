@@ -172,3 +172,40 @@ int main(int argc, char **argv) {
     let r = run(&prog, &input(&["4"]), &with(&[((ret, 1), 10)]));
     assert_eq!(String::from_utf8_lossy(&r.stdout), "40\n");
 }
+
+/// A number parsed with the wrong index: `text[value]` for `text[i]`.
+const WRONG_INDEX: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    const char *text = argv[1];
+    int value = 0;
+    for (int i = 0; text[i] != '\0'; i++)
+        value = value * 10 + (text[value] - '0');
+    printf("%d\n", value);
+    return 0;
+}
+"#;
+
+#[test]
+fn an_overridden_number_is_stored_without_computing_an_expression_that_changes_nothing() {
+    let (_dir, prog, _bin) = program(WRONG_INDEX);
+    let test = input(&["320"]);
+    let add = stmt_at(&prog, 6, |k| matches!(k, InstrKind::Expr(_)));
+    // The right values, 3 then 32 then 320: with 32 stored at the second
+    // instance, the third would read `text[32]`, out of bounds, if its
+    // expression were computed; the override stands for a fixed statement.
+    let r = run(
+        &prog,
+        &test,
+        &with(&[((add, 0), 3), ((add, 1), 32), ((add, 2), 320)]),
+    );
+    assert_eq!(r.outcome, Outcome::Exited(0), "{:?}", r.outcome);
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "320\n");
+    assert!(r.unapplied_overrides.is_empty());
+    // Not overridden, the same read stops the run.
+    let r = run(&prog, &test, &with(&[((add, 0), 3), ((add, 1), 32)]));
+    assert!(
+        matches!(r.outcome, Outcome::RuntimeError { .. }),
+        "{:?}",
+        r.outcome
+    );
+}

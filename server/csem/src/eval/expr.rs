@@ -94,6 +94,45 @@ fn contains_call(e: &Expr) -> bool {
     found
 }
 
+/// Whether evaluating `e` changes nothing: no call, no store.
+fn free_of_effects(e: &Expr) -> bool {
+    let mut effects = false;
+    crate::ir::visit(e, &mut |x| {
+        effects |= matches!(
+            x.kind,
+            ExprKind::Call(..)
+                | ExprKind::Builtin(..)
+                | ExprKind::CallPtr(..)
+                | ExprKind::Assign(..)
+                | ExprKind::CompoundAssign { .. }
+                | ExprKind::IncDec { .. }
+        )
+    });
+    !effects
+}
+
+/// The value a statement stores from `rhs` into an object of type `ty`,
+/// through its `slot`: replaced outright, without evaluating `rhs`, when
+/// the domain can and `rhs` changes nothing (see
+/// [`Domain::stored_outright`]); else `rhs`'s value, relaxed.
+pub(crate) fn replaced_or_evaluated<'a, D: Domain<'a>>(
+    d: &mut D,
+    slot: Option<D::Slot>,
+    rhs: &Expr,
+    ty: &Type,
+) -> Result<D::Val, D::Stop> {
+    let Some(s) = slot else {
+        return d.eval(rhs);
+    };
+    if free_of_effects(rhs) {
+        if let Some(v) = d.stored_outright(s, ty) {
+            return Ok(v);
+        }
+    }
+    let v = d.eval(rhs)?;
+    Ok(d.relax_store(s, v, ty))
+}
+
 /// The value of `e` (without the domain's sub-expression hooks: see [`Domain::eval`]).
 pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::Stop> {
     let prog = d.program();
@@ -258,12 +297,8 @@ pub(crate) fn expr<'a, D: Domain<'a>>(d: &mut D, e: &Expr) -> Result<D::Val, D::
         ExprKind::Assign(lv, rhs) => {
             let slot = d.take_slot();
             // gcc -O0 evaluates the right side first.
-            let v = d.eval(rhs)?;
+            let v = replaced_or_evaluated(d, slot, rhs, &lv.ty)?;
             let p = addr(d, lv)?;
-            let v = match slot {
-                Some(s) => d.relax_store(s, v, &lv.ty),
-                None => v,
-            };
             d.store(&p, &lv.ty, v.clone(), range)?;
             v
         }

@@ -166,6 +166,16 @@ pub(crate) trait Domain<'a>: Host<'a> {
     fn take_slot(&mut self) -> Option<Self::Slot>;
     /// The stored value `v` of type `ty`, through `slot`.
     fn relax_store(&mut self, slot: Self::Slot, v: Self::Val, ty: &Type) -> Self::Val;
+    /// The value of type `ty` that `slot` stores whatever the statement
+    /// computes, when the domain knows it without that value (a concrete
+    /// run's override of a number). The statement's expression, free of
+    /// side effects, is then not evaluated: what it would do wrong (read
+    /// out of bounds with the values the override let in) is gone once
+    /// the statement is fixed, as the override stands for. `None`: the
+    /// expression is evaluated and its value goes through `relax_store`.
+    fn stored_outright(&mut self, _slot: Self::Slot, _ty: &Type) -> Option<Self::Val> {
+        None
+    }
 
     /// A call of the program's function `f` with `args`.
     fn call_function(

@@ -94,11 +94,7 @@ fn initialize<'a, D: Domain<'a>>(
         d.write_bytes(p, bytes, SrcRange::default())?;
     }
     for item in &init.items {
-        let v = d.eval(&item.value)?;
-        let v = match slot {
-            Some(s) => d.relax_store(s, v, &item.ty),
-            None => v,
-        };
+        let v = super::expr::replaced_or_evaluated(d, slot, &item.value, &item.ty)?;
         let at = d.offset(p, item.offset);
         d.store(&at, &item.ty, v, item.value.range)?;
     }

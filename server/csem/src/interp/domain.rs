@@ -196,6 +196,13 @@ impl<'a> Domain<'a> for Machine<'a> {
         self.mark_applied();
         with_bits(&v, ty, bits)
     }
+    fn stored_outright(&mut self, bits: u64, ty: &Type) -> Option<Val> {
+        // A pointer's bits are an offset into the object its value names.
+        matches!(ty, Type::Int(_) | Type::Float(_)).then(|| {
+            self.mark_applied();
+            with_bits(&Val::Int(0), ty, bits)
+        })
+    }
 
     fn call_function(&mut self, f: FuncId, args: Vec<Val>, range: SrcRange) -> R<Val> {
         crate::eval::call(self, f, args, range)

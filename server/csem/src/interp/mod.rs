@@ -83,8 +83,12 @@ pub(crate) fn nondet_bits(k: IntKind, v: i64) -> u64 {
 /// These are exactly the values the encoding relaxes (`h → out = F(in)`), so a value
 /// read from a model replays faithfully. An override of an instance that never
 /// runs, or of a statement that produces none of these values, is not applied and
-/// is listed in [`RunResult::unapplied_overrides`]. An override does not suppress
-/// undefined behaviour in computing the statement's own value.
+/// is listed in [`RunResult::unapplied_overrides`]. An override of a number a
+/// store or an initializer stores replaces it without computing the statement's
+/// expression when that has no side effects, so undefined behaviour there (an
+/// index out of bounds once earlier overrides changed it) does not stop the run,
+/// as it would not once the statement is fixed; otherwise the expression is
+/// computed, and its undefined behaviour stops the run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides(pub BTreeMap<(StmtId, u32), u64>);
 
