@@ -622,30 +622,9 @@ int main(void) {
         }
     }
 
-    /// Prints the widest count's digits; the fault: the loop's condition
-    /// is negated, so it never ends for a count below 10.
-    const WIDTH: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-    int width = 1;
-    for (int i = 1; i < argc; i++) {
-        int n = atoi(argv[i]);
-        int digits = 1;
-        while (!(n >= 10)) {
-            n = n / 10;
-            digits++;
-        }
-        if (digits > width)
-            width = digits;
-    }
-    printf("%d\n", width);
-    return 0;
-}
-"#;
-
     #[test]
     fn a_loop_that_hangs_is_mended_one_value_at_a_time() {
-        let (_dir, prog) = crate::test_programs::program(WIDTH);
+        let (_dir, prog) = crate::test_programs::program(crate::test_programs::HANGING_WIDTH);
         let mut t = printing("three", "1\n");
         t.input.args = vec!["3".into(), "5".into(), "7".into()];
         assert_eq!(

@@ -9,7 +9,7 @@
 use crate::assemble::{self, Explained};
 use crate::bridge::ModelTest;
 use crate::locate::Locator;
-use crate::{evidence, ms, witnesses, DiagnoseError, MAX_ENCODED_STEPS};
+use crate::{evidence, ms, why_none, witnesses, DiagnoseError, MAX_ENCODED_STEPS};
 use faultlens_core::diagnosis::{DiagnosisKind, DiagnosisReport};
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::Budget;
@@ -46,13 +46,28 @@ pub(crate) fn diagnose(
     verify: &Budget,
     mut report: DiagnosisReport,
 ) -> Result<DiagnosisReport, DiagnoseError> {
-    // The others stay skipped as runs that do not end, and are said to be
-    // left out.
     let rest: Vec<String> = hung
         .split_off(hung.len().min(MAX_HUNG_TESTS))
         .into_iter()
         .map(|t| t.name)
         .collect();
+    let names: Vec<&str> = hung.iter().map(|t| t.name.as_str()).collect();
+    let tests: Vec<&ModelTest> = hung.iter().collect();
+    let found = witnesses::find(ctx.prog, &tests, ctx.trusted, ctx.candidates, budget);
+    if found.found.is_empty() {
+        return Err(DiagnoseError::NotModelled(format!(
+            "{}; run with their values changed, none of the spectrum's top {} statements lets {} end and pass{}",
+            why_none(&report.skipped_tests),
+            ctx.candidates.len(),
+            names.join(", "),
+            match budget.exhausted() {
+                Some(_) => " before the time budget ran out",
+                None => "",
+            },
+        )));
+    }
+    // The others stay skipped as runs that do not end, and are said to be
+    // left out.
     for t in report
         .skipped_tests
         .iter_mut()
@@ -60,27 +75,13 @@ pub(crate) fn diagnose(
     {
         t.reason = format!("{}; {}", t.reason, left_out_reason());
     }
-    let names: Vec<&str> = hung.iter().map(|t| t.name.as_str()).collect();
     report
         .skipped_tests
         .retain(|t| !names.contains(&t.name.as_str()));
-    let tests: Vec<&ModelTest> = hung.iter().collect();
-    let found = witnesses::find(ctx.prog, &tests, ctx.trusted, ctx.candidates, budget);
-    if found.found.is_empty() {
-        return Err(DiagnoseError::NotModelled(format!(
-            "every failing test tried ({}) runs past {MAX_ENCODED_STEPS} steps in the model (a hang, or a loop that needs a smaller input to be diagnosed), and no single statement among the spectrum's top {} lines, its values changed, lets them end and pass{}",
-            names.join(", "),
-            ctx.candidates.len(),
-            match budget.exhausted() {
-                Some(_) => " before the time budget ran out",
-                None => "",
-            },
-        )));
-    }
     report.failing_tests = names.iter().map(|n| n.to_string()).collect();
     report.complete = false;
     report.stopped = Some(format!(
-        "every failing test's model run goes past {MAX_ENCODED_STEPS} steps (a hang), so none is encoded: the diagnoses are statements whose values, changed by running the tests, let each of them end and pass; other statements may too"
+        "no failing test could be encoded, and those explained run past {MAX_ENCODED_STEPS} steps in the model (a hang): no search ran; the diagnoses are statements whose values, changed by running the tests, let each of them end and pass, and other statements may too"
     ));
     let weight = |s: StmtId| ctx.weights.get(s).copied().unwrap_or(1);
     let mut reported = Vec::new();
@@ -111,48 +112,31 @@ pub(crate) fn diagnose(
 
 #[cfg(test)]
 mod tests {
-    use crate::test_programs::{printing, program};
+    use super::*;
+    use crate::test_programs::{printing, program, HANGING_WIDTH};
     use crate::{diagnose_program, CancelToken, DiagnoseOptions};
     use std::time::Duration;
 
-    /// Prints the widest count's digits; the fault: the loop's condition
-    /// is negated, so it never ends for a count below 10.
-    const WIDTH: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-    int width = 1;
-    for (int i = 1; i < argc; i++) {
-        int n = atoi(argv[i]);
-        int digits = 1;
-        while (!(n >= 10)) {
-            n = n / 10;
-            digits++;
-        }
-        if (digits > width)
-            width = digits;
+    fn counts(name: &str, args: &[&str]) -> ModelTest {
+        let mut t = printing(name, "1\n");
+        t.input.args = args.iter().map(|a| a.to_string()).collect();
+        t
     }
-    printf("%d\n", width);
-    return 0;
-}
-"#;
 
-    #[test]
-    fn a_loop_that_never_ends_in_every_failing_test_is_diagnosed_by_running_them() {
-        let (dir, prog) = program(WIDTH);
-        let counts = |name: &str, args: &[&str]| {
-            let mut t = printing(name, "1\n");
-            t.input.args = args.iter().map(|a| a.to_string()).collect();
-            t
-        };
+    /// The hanging tests, diagnosed with the statements on `lines` as the
+    /// spectrum's top ones.
+    fn diagnosed(lines: &[u32]) -> Result<DiagnosisReport, DiagnoseError> {
+        let (dir, prog) = program(HANGING_WIDTH);
         let tests = vec![counts("three", &["3", "5", "7"]), counts("nine", &["9"])];
         let opts = DiagnoseOptions {
             time_limit: Some(Duration::from_secs(60)),
-            suspects: [8, 9, 10, 12, 13]
-                .map(|l| ("program.c".to_string(), l))
-                .to_vec(),
+            suspects: lines
+                .iter()
+                .map(|&l| ("program.c".to_string(), l))
+                .collect(),
             ..DiagnoseOptions::default()
         };
-        let report = diagnose_program(
+        diagnose_program(
             &prog,
             dir.path(),
             tests,
@@ -161,17 +145,18 @@ int main(int argc, char **argv) {
             &|_| {},
             &CancelToken::new(),
         )
-        .unwrap();
+    }
+
+    #[test]
+    fn a_loop_that_never_ends_in_every_failing_test_is_diagnosed_by_running_them() {
+        let report = diagnosed(&[8, 9, 10, 12, 13]).unwrap();
         assert_eq!(report.failing_tests, ["three", "nine"]);
         assert!(
             report.skipped_tests.is_empty(),
             "{:?}",
             report.skipped_tests
         );
-        assert_eq!(
-            report.diagnoses[0].kind,
-            faultlens_core::diagnosis::DiagnosisKind::Minimal
-        );
+        assert_eq!(report.diagnoses[0].kind, DiagnosisKind::Minimal);
         assert!(!report.complete);
         assert!(report.stopped.as_deref().unwrap().contains("a hang"));
         let lines: Vec<Vec<u32>> = report
@@ -184,5 +169,14 @@ int main(int argc, char **argv) {
         // The loop left at once for each count: 3, 5, 7 and 9.
         assert_eq!(angelic.len(), 4, "{angelic:?}");
         assert!(angelic.iter().all(|a| a.verified && a.value == 0));
+    }
+
+    #[test]
+    fn hanging_tests_no_statement_mends_are_refused_with_why() {
+        // `width = digits` runs only after the loop: no value of it ends one.
+        let err = diagnosed(&[13]).unwrap_err().to_string();
+        assert!(err.contains("cannot diagnose"), "{err}");
+        assert!(err.contains("does not end within 200000 steps"), "{err}");
+        assert!(err.contains("lets three, nine end and pass"), "{err}");
     }
 }

@@ -760,8 +760,6 @@ struct ModelRun {
     stops_at_ub: bool,
 }
 
-/// The model's run of a failing test when it fails too (so there is
-/// something to explain); else why it is not diagnosed.
 /// Why a test's model run cannot be encoded, and whether it is because
 /// the run does not end.
 struct Refused {
@@ -778,6 +776,8 @@ impl From<String> for Refused {
     }
 }
 
+/// The model's run of a failing test when it fails too (so there is
+/// something to explain); else why it is not diagnosed.
 fn model_run_verdict(prog: &Program, t: &ModelTest) -> Result<ModelRun, Refused> {
     let r = faultlens_csem::run(prog, &t.input, &t.run_options());
     let stderr = String::from_utf8_lossy(&r.stderr);
@@ -824,7 +824,7 @@ fn none_encodable(report: &DiagnosisReport) -> DiagnoseError {
     DiagnoseError::NotModelled(why_none(&report.skipped_tests))
 }
 
-fn why_none(skipped: &[SkippedTest]) -> String {
+pub(crate) fn why_none(skipped: &[SkippedTest]) -> String {
     let left_out = left_out_reason();
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for t in skipped.iter().filter(|t| t.reason != left_out) {

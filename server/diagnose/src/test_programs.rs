@@ -59,3 +59,24 @@ pub fn printing(arg: &str, stdout: &str) -> ModelTest {
     t.expected.stdout = Some(stdout.as_bytes().to_vec());
     t
 }
+
+/// Prints the widest count's digits; the fault: the loop's condition (line
+/// 8) is negated, so it never ends for a count below 10.
+pub const HANGING_WIDTH: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int width = 1;
+    for (int i = 1; i < argc; i++) {
+        int n = atoi(argv[i]);
+        int digits = 1;
+        while (!(n >= 10)) {
+            n = n / 10;
+            digits++;
+        }
+        if (digits > width)
+            width = digits;
+    }
+    printf("%d\n", width);
+    return 0;
+}
+"#;
