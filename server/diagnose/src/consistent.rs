@@ -256,8 +256,9 @@ fn grown(
         if r.passes {
             return Some(Some(test.table(&kept)));
         }
-        if progress(&r) > best {
-            best = progress(&r);
+        let now = progress(&r);
+        if now > best {
+            best = now;
             progressed = true;
             let met = test.newly_met(&r, &mut queued);
             if r.ended {
