@@ -470,6 +470,38 @@ fn sarif_schema_errors(sarif: &Value) -> Vec<String> {
 }
 
 #[test]
+fn machine_formats_say_so_when_the_diagnosis_fails_before_it_starts() {
+    // No project at all: the error goes to stderr, and a JSON or SARIF
+    // reader still gets a document with it (exit 1).
+    let dir = tempfile::tempdir().unwrap();
+    let out = diagnose(dir.path(), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no faultlens.toml"),
+        "{}",
+        stderr(&out)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("a JSON document");
+    assert_eq!(doc["error"]["code"], 1, "{doc}");
+    assert_eq!(doc["diagnoses"], serde_json::json!([]));
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no faultlens.toml"),
+        "{doc}"
+    );
+    let out = diagnose(dir.path(), &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let sarif: Value = serde_json::from_slice(&out.stdout).expect("a SARIF log");
+    assert!(sarif_schema_errors(&sarif).is_empty());
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+}
+
+#[test]
 fn machine_formats_say_why_there_is_no_diagnosis() {
     // Outside the model (exit 4): JSON and SARIF still carry the reason.
     // mid-args with a function the model does not run (`longjmp`).

@@ -36,7 +36,34 @@ pub struct DiagnoseArgs {
     pub max: Option<usize>,
 }
 
+/// Runs `diagnose`. With `--format json` or `sarif`, a failure also
+/// prints a document that says so on stdout (as a program the model
+/// cannot diagnose does), so a CI job never parses an empty file; the
+/// message still goes to stderr.
 pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
+    let format = args.format;
+    let path = args.path.clone();
+    let outcome = diagnose(args);
+    if let Err(e) = &outcome {
+        let root = path
+            .or_else(|| std::env::current_dir().ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let message = format!("{e:#}");
+        match format {
+            Format::Table => {}
+            Format::Json => outln!("{}", diagnosis::json_not_diagnosed(&root, 1, &message)),
+            Format::Sarif => outln!(
+                "{}",
+                serde_json::to_string_pretty(&diagnosis::sarif_not_diagnosed(&root, 1, &message))
+                    .context("serializing SARIF")?
+            ),
+        }
+    }
+    outcome
+}
+
+fn diagnose(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     let root = root_or_cwd(args.path.clone())?;
     let project = Project::load(&root)?;
     check_writable(&project.root)?;

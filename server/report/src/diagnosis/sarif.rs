@@ -103,9 +103,10 @@ pub fn sarif(report: &DiagnosisReport, project_root: &str, max: Option<usize>) -
 
 /// A SARIF log with no results when there is no diagnosis: the reason is a
 /// tool execution notification. `code` 3 (no failing test) is a successful
-/// run with nothing to report; 4 (outside the C model) is not.
+/// run with nothing to report; any other (4: outside the C model, 1: an
+/// error) is not.
 pub fn sarif_not_diagnosed(project_root: &str, code: u8, message: &str) -> Value {
-    let successful = code != 4;
+    let successful = code == 3;
     log(
         project_root,
         None,
