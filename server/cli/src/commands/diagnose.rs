@@ -45,10 +45,7 @@ pub fn run(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     let path = args.path.clone();
     let outcome = diagnose(args);
     if let Err(e) = &outcome {
-        let root = path
-            .or_else(|| std::env::current_dir().ok())
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let root = super::root_for_error(path);
         let message = format!("{e:#}");
         match format {
             Format::Table => {}

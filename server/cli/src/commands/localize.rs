@@ -65,10 +65,7 @@ pub fn json_error_on_failure(
     outcome: anyhow::Result<ExitCode>,
 ) -> anyhow::Result<ExitCode> {
     if let (Err(e), Format::Json) = (&outcome, args.format) {
-        let root = path
-            .or_else(|| std::env::current_dir().ok())
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let root = super::root_for_error(path);
         outln!("{}", json::error_document(&root, 1, &format!("{e:#}")));
     }
     outcome
