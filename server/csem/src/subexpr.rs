@@ -47,6 +47,26 @@ pub fn of_statement(prog: &Program, stmt: StmtId) -> Vec<SubExpr<'_>> {
     out
 }
 
+/// The candidates of `stmt` below candidate `n` (its operands, theirs, and
+/// so on).
+pub fn descendants(prog: &Program, stmt: StmtId, n: u32) -> BTreeSet<u32> {
+    let all = of_statement(prog, stmt);
+    let parent: HashMap<u32, u32> = all
+        .iter()
+        .filter_map(|s| Some((s.index, s.parent?)))
+        .collect();
+    let below = |mut i: u32| {
+        while let Some(&p) = parent.get(&i) {
+            if p == n {
+                return true;
+            }
+            i = p;
+        }
+        false
+    };
+    all.iter().map(|s| s.index).filter(|&i| below(i)).collect()
+}
+
 /// Node identity (its address in `prog`) → `(statement, index)`, for the
 /// candidates of `stmts`: how the interpreter and the encoder, walking the
 /// same `Program`, recognise a candidate as they evaluate it.
@@ -81,6 +101,49 @@ pub fn compared_operands(prog: &Program, stmt: StmtId) -> BTreeSet<u32> {
         }
     }
     out
+}
+
+/// The comparisons a condition joins with `&&`, `||` or `!` (candidates, in
+/// pre-order), when it joins any: each can be wrong for its own operands
+/// where the condition's value also depends on an operand it
+/// short-circuits (`j <= 0 && before(key, a[j])`: where `j <= 0` is false
+/// the call never runs, and the right value needs it).
+pub fn joined_comparisons(prog: &Program, stmt: StmtId) -> Vec<u32> {
+    let index: HashMap<usize, u32> = of_statement(prog, stmt)
+        .iter()
+        .map(|s| (node_key(s.expr), s.index))
+        .collect();
+    let mut out = Vec::new();
+    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
+        if let Some(root) = value_root(&ins.kind).filter(|_| ins.stmt == stmt) {
+            if is_joining(root) {
+                joined(root, &index, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn is_joining(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::LogAnd(..) | ExprKind::LogOr(..) | ExprKind::Unary(UnOp::LogNot, _) => true,
+        ExprKind::Cast(a) => is_joining(a),
+        _ => false,
+    }
+}
+
+fn joined(e: &Expr, index: &HashMap<usize, u32>, out: &mut Vec<u32>) {
+    match &e.kind {
+        ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+            joined(a, index, out);
+            joined(b, index, out);
+        }
+        ExprKind::Unary(UnOp::LogNot, a) | ExprKind::Cast(a) => joined(a, index, out),
+        ExprKind::Binary(op, ..) | ExprKind::PtrCmp(op, ..) if op.is_comparison() => {
+            out.extend(index.get(&node_key(e)));
+        }
+        _ => {}
+    }
 }
 
 fn connective_operands(e: &Expr, index: &HashMap<usize, u32>, out: &mut BTreeSet<u32>) {

@@ -50,6 +50,7 @@ fn observing(stmt: StmtId, table: BTreeMap<Vec<u64>, u64>) -> RunOptions {
             stmt,
             table,
             operands: None,
+            target: None,
         }),
         ..RunOptions::default()
     }
@@ -112,4 +113,63 @@ fn a_branch_is_observed_as_its_direction() {
         .map(|o| (o.computed, o.branch, o.width))
         .collect();
     assert_eq!(dirs, [(0, true, 1), (1, true, 1), (0, true, 1)]);
+}
+
+/// Counts the positive digits among the arguments; the fault: `i <= 1`
+/// short-circuits the check of every argument but the first.
+const FIRST_ONLY: &str = r#"#include <stdio.h>
+static int calls;
+static int positive(int v) { calls++; return v > 0; }
+int main(int argc, char **argv) {
+    int n = 0;
+    for (int i = 1; i < argc; i++)
+        if (i <= 1 && positive(argv[i][0] - '0'))
+            n++;
+    printf("%d %d\n", n, calls);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_table_can_replace_one_comparison_a_condition_joins() {
+    let (_dir, prog, _) = program(FIRST_ONLY);
+    let branch = prog
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .find(|i| i.range.start.line == 7 && matches!(i.kind, InstrKind::Branch { .. }))
+        .expect("the branch of the count")
+        .stmt;
+    let joined = faultlens_csem::subexpr::joined_comparisons(&prog, branch);
+    assert_eq!(joined.len(), 1, "`i <= 1`: the other operand is a call");
+    let observing_first = |table| RunOptions {
+        functional: Some(Functional {
+            stmt: branch,
+            table,
+            operands: None,
+            target: Some(joined[0]),
+        }),
+        ..RunOptions::default()
+    };
+    let input = TestInput {
+        args: vec!["1".into(), "2".into(), "3".into()],
+        ..TestInput::default()
+    };
+    let plain = run(&prog, &input, &observing_first(BTreeMap::new()));
+    assert_eq!(plain.stdout, b"1 1\n");
+    // The comparison is observed, an int keyed by `i` alone (not by the
+    // call it short-circuits).
+    let values: Vec<u64> = plain.observed.iter().map(|o| o.computed).collect();
+    assert_eq!(values, [1, 0, 0]);
+    assert!(plain.observed.iter().all(|o| !o.branch && o.width == 32));
+    assert!(plain.observed[1].key.contains(&2));
+    let at_two = plain.observed[1].key.clone();
+    let flipped = run(
+        &prog,
+        &input,
+        &observing_first(BTreeMap::from([(at_two, 1)])),
+    );
+    assert_eq!(flipped.stdout, b"2 2\n", "the second digit is checked");
+    let produced: Vec<u64> = flipped.observed.iter().map(|o| o.produced).collect();
+    assert_eq!(produced, [1, 1, 0]);
 }

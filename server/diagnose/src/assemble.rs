@@ -15,7 +15,7 @@ use faultlens_core::diagnosis::{
     AngelicValue, Diagnosis, DiagnosisKind, DiagnosisReport, DiagnosisStats, TestCore,
 };
 use faultlens_csem::encode::{Slot, SlotRole};
-use faultlens_csem::ir::{Program, StmtId};
+use faultlens_csem::ir::{Program, SrcRange, StmtId};
 use faultlens_maxsat::Budget;
 use std::collections::BTreeSet;
 
@@ -142,7 +142,10 @@ pub(crate) fn add_explaining(
 ) {
     for e in found {
         let set: BTreeSet<StmtId> = e.stmts.iter().copied().collect();
-        let statements: Vec<_> = e.stmts.iter().map(|&s| locator.statement(s)).collect();
+        let mut statements: Vec<_> = e.stmts.iter().map(|&s| locator.statement(s)).collect();
+        if let ([s], Some(range)) = (statements.as_mut_slice(), one_subexpression(e)) {
+            s.subexpression = locator.subexpression(range);
+        }
         if statements.iter().any(|s| bridge::is_nondet_model(&s.file))
             || reported_stmts.iter().any(|s| s.is_subset(&set))
         {
@@ -193,6 +196,15 @@ pub(crate) fn add_explaining(
         report.stats.suspects_explaining += 1;
     }
     relabel_by_cost(&mut report.diagnoses);
+}
+
+/// Where a find changes one sub-expression of its statement alone (a
+/// comparison inside a condition, mended by consistent flips), its range.
+fn one_subexpression(e: &suspects::Explaining) -> Option<SrcRange> {
+    let mut slots = e.slots.values().flatten();
+    let first = slots.next()?;
+    let same = |s: &Slot| s.role == SlotRole::Subexpr && (s.stmt, s.arg) == (first.stmt, first.arg);
+    (same(first) && slots.all(same)).then_some(first.range)
 }
 
 /// Labels diagnoses by cost once the list is complete: the cheapest are

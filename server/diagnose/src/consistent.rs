@@ -56,30 +56,43 @@ pub fn witness(
     // a digit is wrong for it at every position the run compares it at),
     // then by every operand (a condition right at some positions only).
     let compared = subexpr::compared_operands(prog, stmt);
-    let mut keyings = vec![None];
+    let mut keyings = vec![Keying::Whole(None)];
     // (An empty key would flip every instance at once.)
     if !compared.is_empty() && compared.len() < subexpr::of_statement(prog, stmt).len() {
-        keyings.insert(0, Some(compared));
+        keyings.insert(0, Keying::Whole(Some(compared)));
     }
-    keyings
-        .iter()
-        .find_map(|operands| witness_keyed(prog, tests, stmt, operands.as_ref(), budget))
+    // Then each comparison a connective joins, keyed by its own operands: in
+    // `j <= 0 && before(key, a[j])` the fix `j >= 0` is a function of `j`,
+    // while the condition's right value also needs the call the mutant
+    // short-circuits, so no table of the condition's operands is one.
+    keyings.extend(
+        subexpr::joined_comparisons(prog, stmt)
+            .into_iter()
+            .map(Keying::Comparison),
+    );
+    keyings.iter().find_map(|keying| {
+        let observer = Observer { prog, stmt, keying };
+        witness_keyed(&observer, tests, budget)
+    })
 }
 
-/// [`witness`] with the key made of `operands` (`None`: all of them).
+/// Which value a table replaces, and what keys it.
+enum Keying {
+    /// The statement's own value, keyed by these candidate sub-expressions
+    /// (`None`: all of them).
+    Whole(Option<BTreeSet<u32>>),
+    /// The value of this candidate sub-expression (a comparison), keyed by
+    /// the candidates below it.
+    Comparison(u32),
+}
+
+/// [`witness`] with one way of keying.
 fn witness_keyed(
-    prog: &Program,
+    observer: &Observer,
     tests: &[&ModelTest],
-    stmt: StmtId,
-    operands: Option<&BTreeSet<u32>>,
     budget: &Budget,
 ) -> Option<BTreeMap<usize, Vec<Slot>>> {
-    let observer = Observer {
-        prog,
-        stmt,
-        operands,
-    };
-    let (values, per_test) = flippable(&observer, tests, budget)?;
+    let (values, per_test) = flippable(observer, tests, budget)?;
     // Flips that broke a test they were not needed for: each test's mends
     // are found again without them, a few times at most.
     let mut banned: BTreeSet<Vec<u64>> = BTreeSet::new();
@@ -96,14 +109,14 @@ fn witness_keyed(
                 .cloned()
                 .collect();
             let mut test = Flipping {
-                observer: &observer,
+                observer,
                 test: t,
                 values: values.clone(),
             };
             *m = Some(mends_of(&mut test, &keys, budget)?);
         }
         let mends: Vec<Vec<Table>> = mends.iter().flatten().cloned().collect();
-        match all_pass(&observer, tests, &cover(&mends), &mends) {
+        match all_pass(observer, tests, &cover(&mends), &mends) {
             Ok(slots) => return Some(slots),
             Err(broken) => {
                 let fresh: Vec<_> = broken.difference(&banned).cloned().collect();
@@ -121,7 +134,7 @@ fn witness_keyed(
 struct Observer<'a> {
     prog: &'a Program,
     stmt: StmtId,
-    operands: Option<&'a BTreeSet<u32>>,
+    keying: &'a Keying,
 }
 
 /// One test run with some of the operand combinations it met flipped.
@@ -256,21 +269,41 @@ fn grown(
         if r.passes {
             return Some(Some(test.table(&kept)));
         }
-        let now = progress(&r);
-        if now > best {
-            best = now;
-            progressed = true;
+        let mut r = r;
+        if progress(&r) <= best {
+            // The flip led the run to values the failing run never met,
+            // where the same fault strikes again (`j <= 0` flipped at
+            // `j = 1` next compares `j = -1` and reads before the array):
+            // they are flipped with it before it is given up.
             let met = test.newly_met(&r, &mut queued);
-            if r.ended {
-                queue.extend(met);
-            } else {
-                // Still hanging: the value it now hangs at comes next.
-                for k in met.into_iter().rev() {
-                    queue.push_front(k);
-                }
+            if met.is_empty() {
+                deferred.extend(kept.pop());
+                continue;
             }
+            let before = kept.len();
+            kept.extend(met.iter().cloned());
+            budget.exhausted().is_none().then_some(())?;
+            r = test.run(&kept);
+            if r.passes {
+                return Some(Some(test.table(&kept)));
+            }
+            if progress(&r) <= best {
+                kept.truncate(before);
+                deferred.extend(kept.pop());
+                deferred.extend(met);
+                continue;
+            }
+        }
+        best = progress(&r);
+        progressed = true;
+        let met = test.newly_met(&r, &mut queued);
+        if r.ended {
+            queue.extend(met);
         } else {
-            deferred.extend(kept.pop());
+            // Still hanging: the value it now hangs at comes next.
+            for k in met.into_iter().rev() {
+                queue.push_front(k);
+            }
         }
     }
     Some(None)
@@ -371,7 +404,7 @@ fn all_pass(
             .observed
             .iter()
             .filter(|o| o.produced != o.computed)
-            .map(|o| slot(observer.stmt, o))
+            .map(|o| observer.slot(o))
             .collect();
         out.insert(i, slots);
     }
@@ -391,10 +424,15 @@ struct Observed {
 impl Observer<'_> {
     fn observe(&self, t: &ModelTest, table: &Table) -> Observed {
         let mut opts = t.run_options();
+        let (operands, target) = match self.keying {
+            Keying::Whole(operands) => (operands.clone(), None),
+            Keying::Comparison(n) => (None, Some(*n)),
+        };
         opts.functional = Some(Functional {
             stmt: self.stmt,
             table: table.clone(),
-            operands: self.operands.cloned(),
+            operands,
+            target,
         });
         let r = run(self.prog, &t.input, &opts);
         Observed {
@@ -404,24 +442,25 @@ impl Observer<'_> {
             observed: r.observed,
         }
     }
-}
 
-/// The changed instance as the override that replays it.
-fn slot(stmt: StmtId, o: &Observation) -> Slot {
-    Slot {
-        stmt,
-        instance: o.instance,
-        range: o.range,
-        role: if o.branch {
-            SlotRole::Condition
-        } else {
-            SlotRole::Return
-        },
-        bits: o.produced,
-        width: o.width,
-        signed: o.signed,
-        float: None,
-        arg: 0,
+    /// The changed instance as the override that replays it.
+    fn slot(&self, o: &Observation) -> Slot {
+        let (role, arg) = match self.keying {
+            Keying::Comparison(n) => (SlotRole::Subexpr, *n),
+            Keying::Whole(_) if o.branch => (SlotRole::Condition, 0),
+            Keying::Whole(_) => (SlotRole::Return, 0),
+        };
+        Slot {
+            stmt: self.stmt,
+            instance: o.instance,
+            range: o.range,
+            role,
+            bits: o.produced,
+            width: o.width,
+            signed: o.signed,
+            float: None,
+            arg,
+        }
     }
 }
 
@@ -639,6 +678,65 @@ int main(void) {
             .expect("the loop left at once for 3, 5 and 7 mends it");
         assert_eq!(found[&0].len(), 3, "{:?}", found[&0]);
         assert!(angelic::replay_passes(&prog, &t, &found[&0]));
+    }
+
+    /// Sorts its arguments by insertion; the fault: `j >= 0` is `j <= 0`,
+    /// so an element moves only into the first place, and one that does
+    /// next compares `a[-1]`.
+    const INSERTION: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+static int a[8];
+int main(int argc, char **argv) {
+    int n = argc - 1;
+    for (int i = 0; i < n; i++)
+        a[i] = atoi(argv[i + 1]);
+    for (int i = 1; i < n; i++) {
+        int key = a[i];
+        int j = i - 1;
+        while (j <= 0 && a[j] > key) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = key;
+    }
+    for (int i = 0; i < n; i++)
+        printf("%d ", a[i]);
+    puts("");
+    return 0;
+}
+"#;
+
+    #[test]
+    fn a_comparison_a_condition_joins_is_flipped_by_its_own_operands() {
+        let (_dir, prog) = crate::test_programs::program(INSERTION);
+        let sorting = |args: &[&str], stdout: &str| {
+            let mut t = printing(&args.join(" "), stdout);
+            t.input.args = args.iter().map(|a| a.to_string()).collect();
+            t
+        };
+        // The condition's right value where `j <= 0` is false needs the
+        // comparison it short-circuits, so only `j <= 0` has a table. In the
+        // second test, moving 1 down from the third place next compares
+        // `j = -1`, which no failing run met: it is flipped with it.
+        let tests = [
+            sorting(&["1", "3", "2"], "1 2 3 \n"),
+            sorting(&["2", "3", "1"], "1 2 3 \n"),
+        ];
+        let refs: Vec<&ModelTest> = tests.iter().collect();
+        let cond = branch_on(&prog, 11);
+        let found = witness(&prog, &refs, cond, &Budget::unlimited())
+            .expect("`j <= 0` made `j >= 0` at the values met mends both");
+        let j_le_0 = subexpr::joined_comparisons(&prog, cond)[0];
+        assert!(found
+            .values()
+            .flatten()
+            .all(|s| s.role == SlotRole::Subexpr && s.arg == j_le_0));
+        let values = |i: usize| found[&i].iter().map(|s| s.bits).collect::<Vec<_>>();
+        assert_eq!(values(0), [1]);
+        assert_eq!(values(1), [1, 0]);
+        for (i, t) in refs.iter().enumerate() {
+            assert!(angelic::replay_passes(&prog, t, &found[&i]), "{}", t.name);
+        }
     }
 
     fn table(keys: &[u64]) -> Table {

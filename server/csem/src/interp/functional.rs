@@ -26,6 +26,11 @@ pub struct Functional {
     /// them) makes one entry stand for every instance that compares the
     /// same values.
     pub operands: Option<std::collections::BTreeSet<u32>>,
+    /// The candidate sub-expression whose value the table replaces (its
+    /// [`crate::subexpr`] index); `None`: the statement's own value. A
+    /// comparison inside `a && b` can be wrong for its own operands where
+    /// the statement's value also depends on an operand it short-circuits.
+    pub target: Option<u32>,
 }
 
 /// One instance of the observed statement (a branch, or a `return` of an

@@ -380,13 +380,23 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         fn_index: match &opts.functional {
             Some(f) => {
                 let mut index = crate::subexpr::index_of(prog, [f.stmt]);
-                if let Some(keep) = &f.operands {
+                let below = f
+                    .target
+                    .map(|t| crate::subexpr::descendants(prog, f.stmt, t));
+                if let Some(keep) = f.operands.as_ref().or(below.as_ref()) {
                     index.retain(|_, (_, n)| keep.contains(n));
                 }
                 index
             }
             None => Default::default(),
         },
+        fn_target: opts.functional.as_ref().and_then(|f| {
+            let t = f.target?;
+            crate::subexpr::of_statement(prog, f.stmt)
+                .iter()
+                .find(|s| s.index == t)
+                .map(|s| crate::subexpr::node_key(s.expr))
+        }),
         fn_key: Vec::new(),
         observed: Vec::new(),
     };
@@ -486,6 +496,9 @@ pub(crate) struct Machine<'a> {
     /// The observed statement's candidate sub-expressions, and the operand
     /// key of its current instance (see [`functional`]).
     fn_index: std::collections::HashMap<usize, (StmtId, u32)>,
+    /// The node of [`Functional::target`], when the table replaces a
+    /// sub-expression's value rather than the statement's.
+    fn_target: Option<usize>,
     fn_key: Vec<u64>,
     observed: Vec<Observation>,
 }
@@ -536,25 +549,55 @@ impl<'a> Machine<'a> {
     /// The value the observed statement produces: its table's for the
     /// operands just evaluated, else `computed`; recorded either way.
     fn through_table(&mut self, ins: &Instr, computed: u64, (width, signed): (u32, bool)) -> u64 {
-        let Some(f) = &self.opts.functional else {
+        if self.fn_target.is_some() || self.opts.functional.is_none() {
             return computed;
+        }
+        let branch = matches!(ins.kind, InstrKind::Branch { .. });
+        self.looked_up(ins.stmt, ins.range, branch, computed, (width, signed))
+            .unwrap_or(computed)
+    }
+
+    /// The value the observed sub-expression ([`Functional::target`]) `e`
+    /// produces: its table's for its operands, else `v`; recorded either way.
+    fn target_through_table(&mut self, e: &Expr, v: Val) -> Val {
+        let (Val::Int(bits), Type::Int(k)) = (&v, &e.ty) else {
+            return v;
         };
-        let Some((_, instance)) = self.cur.filter(|c| c.0 == f.stmt && ins.stmt == f.stmt) else {
-            return computed;
+        let Some(stmt) = self.cur.map(|c| c.0) else {
+            return v;
         };
+        match self.looked_up(stmt, e.range, false, *bits, (k.bits(), k.signed())) {
+            Some(out) => with_bits(&v, &e.ty, out),
+            None => v,
+        }
+    }
+
+    /// The table's value for the current instance's operand key, or
+    /// `computed`, when the current instance is of the observed statement
+    /// (`stmt`); the instance is recorded. `None` for another statement.
+    fn looked_up(
+        &mut self,
+        stmt: StmtId,
+        range: SrcRange,
+        branch: bool,
+        computed: u64,
+        (width, signed): (u32, bool),
+    ) -> Option<u64> {
+        let f = self.opts.functional.as_ref()?;
+        let (_, instance) = self.cur.filter(|c| c.0 == f.stmt && stmt == f.stmt)?;
         let key = std::mem::take(&mut self.fn_key);
         let produced = f.table.get(&key).copied().unwrap_or(computed);
         self.observed.push(Observation {
             instance,
-            range: ins.range,
-            branch: matches!(ins.kind, InstrKind::Branch { .. }),
+            range,
+            branch,
             key,
             computed,
             produced,
             width,
             signed,
         });
-        produced
+        Some(produced)
     }
 
     fn override_of(&self, stmt: StmtId, inst: u32) -> Option<u64> {
@@ -725,6 +768,10 @@ impl<'a> Machine<'a> {
         if !self.fn_index.is_empty() {
             self.note_operand(e, &v);
         }
+        let v = match self.fn_target {
+            Some(t) if t == crate::subexpr::node_key(e) => self.target_through_table(e, v),
+            _ => v,
+        };
         if self.expr_index.is_empty() {
             return Ok(v);
         }
