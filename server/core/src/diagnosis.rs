@@ -186,6 +186,20 @@ pub struct Diagnosis {
     /// Verified angelic values: what a statement instance must produce for a
     /// failing test to pass. Unverified candidates are never listed.
     pub angelic: Vec<AngelicValue>,
+    /// Failing tests left out of the search and checked alone afterwards
+    /// that no change of these statements makes pass: this set is no
+    /// diagnosis of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_explaining: Vec<String>,
+    /// Failing tests left out of the search and checked alone afterwards
+    /// that these statements explain, besides `failing_tests` (those some
+    /// other diagnosis does not explain, or was not decided for).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub explains_left_out: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -311,6 +325,13 @@ pub struct DiagnosisStats {
     pub subexpressions_checked: u64,
     #[serde(default)]
     pub subexpressions_found: u64,
+    /// Failing tests left out of the search (beyond the tests it encodes
+    /// together) checked alone against every listed diagnosis, and how
+    /// many of them every diagnosis explains (those join `failing_tests`).
+    #[serde(default)]
+    pub checked_alone: u64,
+    #[serde(default)]
+    pub explained_alone: u64,
 }
 
 #[cfg(test)]

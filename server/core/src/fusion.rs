@@ -131,6 +131,7 @@ mod tests {
                 })
                 .collect(),
             angelic: Vec::new(),
+            ..Default::default()
         }
     }
 

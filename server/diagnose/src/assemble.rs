@@ -81,6 +81,7 @@ pub(crate) fn report_diagnoses(
             },
             statements,
             angelic,
+            ..Default::default()
         });
     }
     progress(DiagnoseProgress::Verifying { done: total, total });
@@ -190,6 +191,7 @@ pub(crate) fn add_explaining(
                 kind: DiagnosisKind::Minimal,
                 statements,
                 angelic,
+                ..Default::default()
             },
         );
         reported_stmts.insert(at, set);

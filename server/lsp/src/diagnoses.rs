@@ -8,7 +8,7 @@
 use crate::diagnostics::SOURCE;
 use crate::placement::{FileView, Placed};
 use faultlens_core::diagnosis::{AngelicValue, Diagnosis, DiagnosisKind, DiagnosisReport};
-use faultlens_report::diagnosis::phrases::{diagnosis_title, explains};
+use faultlens_report::diagnosis::phrases::{diagnosis_title, explains, named_tests};
 use faultlens_report::diagnosis::{angelic_line, hint_label};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -236,8 +236,15 @@ fn message(
         "{}: changing {what}{together} {} ({})",
         diagnosis_title(index, first, report.complete),
         explains(report),
-        report.failing_tests.join(", ")
+        named_tests(&report.failing_tests)
     );
+    if !first.not_explaining.is_empty() {
+        let _ = write!(
+            text,
+            "; does not explain {} (checked alone after the search)",
+            named_tests(&first.not_explaining)
+        );
+    }
     if let Some((i, _, values)) = diag.angelic_at(file, line) {
         if let Some(label) = hint_label(values) {
             text.push_str("; ");
@@ -440,6 +447,7 @@ pub mod fixtures {
                             ..angelic("sum_mixed", 6, 1, 42)
                         },
                     ],
+                    ..Default::default()
                 },
                 Diagnosis {
                     cost: 2,
@@ -449,6 +457,7 @@ pub mod fixtures {
                         statement(6, "s += a[i] > 0 ? a[i] : 0;"),
                     ],
                     angelic: vec![angelic("sum_negative", 4, 1, -3)],
+                    ..Default::default()
                 },
             ],
             complete: false,
@@ -533,6 +542,22 @@ mod tests {
         assert!(line4.message.contains("together with 1 other statement"));
         let related = line4.related_information.as_ref().unwrap();
         assert_eq!(related[0].location.range.start.line, 5);
+    }
+
+    #[test]
+    fn a_diagnosis_says_which_left_out_tests_it_does_not_explain() {
+        let mut report = fixtures::report();
+        report.diagnoses[0].not_explaining = vec!["sum_big".into()];
+        let d = Diagnoses::new(report, Path::new("/project"));
+        let list = diagnostics(&d, "src/sum.c", &view(None, SOURCE));
+        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        assert!(
+            line6
+                .message
+                .contains("(sum_negative, sum_mixed); does not explain sum_big (checked alone after the search); 5 (3rd run)"),
+            "{}",
+            line6.message
+        );
     }
 
     #[test]

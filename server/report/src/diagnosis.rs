@@ -112,6 +112,7 @@ pub(crate) mod example {
                             ..angelic("unverified", 22, 1, 99)
                         },
                     ],
+                    ..Default::default()
                 },
                 Diagnosis {
                     cost: 2,
@@ -125,6 +126,7 @@ pub(crate) mod example {
                         role: "condition".into(),
                         ..angelic("wide-first-middle", 18, 2, 1)
                     }],
+                    ..Default::default()
                 },
             ],
             complete: true,

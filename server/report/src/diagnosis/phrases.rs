@@ -146,12 +146,54 @@ pub fn suspects_checked(report: &DiagnosisReport) -> Option<String> {
     };
     Some(format!(
         "{} on the spectrum's top lines checked one at a time after the search stopped: {found}",
-        if s.suspects_checked == 1 {
-            "1 statement".to_string()
-        } else {
-            format!("{} statements", s.suspects_checked)
-        }
+        plural(s.suspects_checked, "statement", "statements")
     ))
+}
+
+/// What checking the failing tests left out of the search alone found:
+/// `110 failing tests left out of the search checked alone against every
+/// diagnosis: all 110 explained (counted above)`. `None` when none was.
+pub fn checked_alone(report: &DiagnosisReport) -> Option<String> {
+    let s = &report.stats;
+    if s.checked_alone == 0 {
+        return None;
+    }
+    let found = match (s.checked_alone, s.explained_alone) {
+        (1, 1) => "explained (counted above)".to_string(),
+        (n, e) if n == e => format!("all {n} explained (counted above)"),
+        (_, e) => format!(
+            "{e} explained (counted above), {} not by every diagnosis (listed as left out)",
+            s.checked_alone - e
+        ),
+    };
+    Some(format!(
+        "{} left out of the search checked alone against every diagnosis: {found}",
+        plural(s.checked_alone, "failing test", "failing tests")
+    ))
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Test names a line of text names at most.
+const NAMED_TESTS: usize = 10;
+
+/// `t1, t2, t3`, or of many the first few: `t1, …, t10, … and 108 more`
+/// (the JSON lists them all).
+pub fn named_tests(names: &[String]) -> String {
+    if names.len() <= NAMED_TESTS {
+        return names.join(", ");
+    }
+    format!(
+        "{}, … and {} more",
+        names[..NAMED_TESTS].join(", "),
+        names.len() - NAMED_TESTS
+    )
 }
 
 /// `diagnosis #1 (cost 1, optimal)`; `index` is 0-based. When the search
@@ -205,6 +247,22 @@ mod tests {
         assert!(suspects_checked(&r)
             .unwrap()
             .ends_with(": 1 alone explains every failing test (listed as a minimal diagnosis)"));
+    }
+
+    #[test]
+    fn the_left_out_tests_checked_alone_are_counted_only_when_some_were() {
+        let mut r = report();
+        assert_eq!(checked_alone(&r), None);
+        r.stats.checked_alone = 3;
+        r.stats.explained_alone = 3;
+        assert_eq!(
+            checked_alone(&r).unwrap(),
+            "3 failing tests left out of the search checked alone against every diagnosis: all 3 explained (counted above)"
+        );
+        r.stats.explained_alone = 1;
+        assert!(checked_alone(&r).unwrap().ends_with(
+            ": 1 explained (counted above), 2 not by every diagnosis (listed as left out)"
+        ));
     }
 
     #[test]

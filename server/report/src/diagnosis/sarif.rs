@@ -72,6 +72,9 @@ pub fn sarif(report: &DiagnosisReport, project_root: &str, max: Option<usize>) -
                     "failingTests": report.failing_tests,
                 },
             });
+            if !d.not_explaining.is_empty() {
+                result["properties"]["notExplaining"] = json!(d.not_explaining);
+            }
             if !related.is_empty() {
                 result["relatedLocations"] = Value::Array(related);
             }

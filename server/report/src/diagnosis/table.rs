@@ -3,8 +3,8 @@
 //! skipped tests and whether the search was complete.
 
 use super::phrases::{
-    angelic_left_out, angelic_line, completeness, diagnosis_title, explains, suspects_checked,
-    verified,
+    angelic_left_out, angelic_line, checked_alone, completeness, diagnosis_title, explains,
+    named_tests, suspects_checked, verified,
 };
 use faultlens_core::diagnosis::{DiagnosedStatement, DiagnosisReport};
 use std::fmt::Write;
@@ -16,7 +16,7 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
     // One failing test is named by `explains` already.
     let names = match report.failing_tests.as_slice() {
         [_] => String::new(),
-        many => format!(" · {}", many.join(", ")),
+        many => format!(" · {}", named_tests(many)),
     };
     let _ = writeln!(
         out,
@@ -49,6 +49,20 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
         }
         for a in values {
             let _ = writeln!(out, "  {}", angelic_line(a));
+        }
+        if d.explains_left_out > 0 {
+            let _ = writeln!(
+                out,
+                "  also explains {} more of the failing tests left out of the search (checked alone)",
+                d.explains_left_out
+            );
+        }
+        if !d.not_explaining.is_empty() {
+            let _ = writeln!(
+                out,
+                "  does not explain {} (checked alone after the search)",
+                named_tests(&d.not_explaining)
+            );
         }
     }
     if n > shown {
@@ -89,6 +103,9 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
     let s = &report.stats;
     let _ = writeln!(out, "\n{}.", completeness(report));
     if let Some(checked) = suspects_checked(report) {
+        let _ = writeln!(out, "{checked}.");
+    }
+    if let Some(checked) = checked_alone(report) {
         let _ = writeln!(out, "{checked}.");
     }
     if let Some(why) = angelic_left_out(report) {
@@ -151,6 +168,30 @@ search complete: every subset-minimal diagnosis up to the size bound was found.
 ";
         assert_eq!(text, expected, "{text}");
         assert!(!text.contains("unverified"));
+    }
+
+    #[test]
+    fn a_diagnosis_names_the_left_out_tests_it_does_not_explain_and_long_lists_are_cut() {
+        let mut r = report();
+        r.diagnoses[1].not_explaining = vec!["t7".into(), "t9".into()];
+        r.diagnoses[0].explains_left_out = 2;
+        r.failing_tests = (1..=12).map(|i| format!("t{i}")).collect();
+        r.stats.checked_alone = 12;
+        r.stats.explained_alone = 10;
+        let text = table(&r, None);
+        assert!(
+            text.contains("explains all 12 failing tests at once · t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, … and 2 more\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("also explains 2 more of the failing tests left out of the search (checked alone)\n\ndiagnosis #2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  mid.c:18 (2nd run) = true makes wide-first-middle pass\n  does not explain t7, t9 (checked alone after the search)\n"),
+            "{text}"
+        );
+        assert!(text.contains("12 failing tests left out of the search checked alone against every diagnosis: 10 explained"));
     }
 
     #[test]
