@@ -29,6 +29,7 @@ pub mod groups;
 mod hangs;
 mod harness;
 mod joint;
+mod left_out;
 mod locate;
 mod phases;
 pub mod plan;
@@ -345,7 +346,11 @@ fn diagnose_from(
         names.sort_by_key(|n| suite_order.get(n).copied().unwrap_or(usize::MAX));
         names
     };
-    let (tests, hung) = diagnosable(prog, tests, &mut report);
+    let Diagnosable {
+        tests,
+        left_out,
+        hung,
+    } = diagnosable(prog, tests, &mut report);
     if tests.is_empty() && hung.is_empty() {
         return Err(none_encodable(&report));
     }
@@ -495,6 +500,32 @@ fn diagnose_from(
     // Merged lists and checked statements stay within the user's limit,
     // cheapest first.
     report.diagnoses.truncate(opts.max_diagnoses);
+    // The failing tests no search encoded (beyond the limit of tests or
+    // clauses, or the budget), checked alone against what it found.
+    let encoded: BTreeSet<&str> = phases
+        .iter()
+        .flat_map(|p| p.joint.tests.iter().map(|t| t.test.name.as_str()))
+        .collect();
+    let unencoded: Vec<ModelTest> = tests
+        .iter()
+        .filter(|t| !encoded.contains(t.name.as_str()))
+        .chain(&left_out)
+        .cloned()
+        .collect();
+    let checker = left_out::Checker {
+        prog,
+        weights: &weights,
+        trusted: &trusted,
+        max_paths: opts.max_paths_per_test,
+    };
+    left_out::check_left_out(
+        &checker,
+        &unencoded,
+        &reported_stmts,
+        &clock.until(&PLAN.left_out),
+        &mut report,
+    );
+    report.failing_tests = in_suite_order(std::mem::take(&mut report.failing_tests));
     let explained: Vec<ModelTest> = phases[0]
         .joint
         .tests
@@ -538,13 +569,11 @@ fn left_out_reason() -> String {
 /// statements would "explain" one that passes; nor is one diagnosed whose
 /// free input runs out), at most [`MAX_TESTS`] of them, shortest runs
 /// first, taken in turn from each group of tests that fail the same way.
-/// The others are skipped in `report` with the reason; those whose model
-/// runs do not end are returned too (see [`hangs`]).
-fn diagnosable(
-    prog: &Program,
-    tests: Vec<ModelTest>,
-    report: &mut DiagnosisReport,
-) -> (Vec<ModelTest>, Vec<ModelTest>) {
+/// The others are skipped in `report` with the reason; those beyond
+/// [`MAX_TESTS`] are returned too, to be checked alone against the
+/// diagnoses (see [`left_out`]), and those whose model runs do not end
+/// (see [`hangs`]).
+fn diagnosable(prog: &Program, tests: Vec<ModelTest>, report: &mut DiagnosisReport) -> Diagnosable {
     let mut hung = Vec::new();
     let mut runs: Vec<(ModelTest, ModelRun)> = Vec::new();
     for t in tests {
@@ -566,10 +595,22 @@ fn diagnosable(
     // read past the end of a string.
     runs.sort_by_key(|(_, run)| (run.stops_at_ub, run.steps));
     let (tests, left_out) = pick_tests(runs.into_iter().map(|(t, _)| t).collect());
-    for t in left_out {
+    for t in &left_out {
         skip(report, &t.name, left_out_reason());
     }
-    (tests, hung)
+    Diagnosable {
+        tests,
+        left_out,
+        hung,
+    }
+}
+
+/// The failing tests a diagnosis takes: those encoded together, those left
+/// out beyond them, and those whose model runs do not end.
+struct Diagnosable {
+    tests: Vec<ModelTest>,
+    left_out: Vec<ModelTest>,
+    hung: Vec<ModelTest>,
 }
 
 /// The share of the time left before the witnesses' step ends that the

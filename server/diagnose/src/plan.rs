@@ -26,6 +26,7 @@ pub struct Plan {
     /// The check's end once it has found a statement that explains every
     /// test: what is left goes to verifying and refining that find.
     pub check_after_a_find: Step,
+    pub left_out: Step,
     pub verify_and_refine: Step,
     pub cores: Step,
 }
@@ -57,6 +58,11 @@ pub const PLAN: Plan = Plan {
         explores: "the same, ending earlier so its find is refined within the budget",
         until: 0.75,
     },
+    left_out: Step {
+        name: "left-out tests checked alone",
+        explores: "the failing tests no search encoded, each alone against every listed diagnosis: a single statement by its concrete witnesses (runs of the test), a set of several by SAT on a formula of the test's own with only its statements free; one every diagnosis explains is explained",
+        until: 0.94,
+    },
     verify_and_refine: Step {
         name: "verify and refine",
         explores: "angelic values replayed in the interpreter; the first diagnoses narrowed to the sub-expression that must change",
@@ -78,13 +84,14 @@ const _: () = {
 
 impl Plan {
     /// The steps in the order they run.
-    pub fn steps(&self) -> [&Step; 7] {
+    pub fn steps(&self) -> [&Step; 8] {
         [
             &self.own_paths,
             &self.witnesses,
             &self.explored_paths,
             &self.check_after_a_find,
             &self.check,
+            &self.left_out,
             &self.verify_and_refine,
             &self.cores,
         ]
