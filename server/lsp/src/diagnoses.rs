@@ -301,6 +301,20 @@ pub fn hover_section(diag: &Diagnoses, file: &str, line: u32, stale: bool) -> Op
             }
             md.push('\n');
         }
+        if d.explains_left_out > 0 {
+            let _ = writeln!(
+                md,
+                "\nAlso explains {} more of the failing tests left out of the search (checked alone).",
+                d.explains_left_out
+            );
+        }
+        if !d.not_explaining.is_empty() {
+            let _ = writeln!(
+                md,
+                "\nDoes not explain {} (checked alone after the search).",
+                named_tests(&d.not_explaining)
+            );
+        }
         let values: Vec<&AngelicValue> = d.angelic.iter().filter(|a| a.verified).collect();
         if values.is_empty() {
             md.push_str("\nNo verified angelic value.\n\n");
@@ -544,19 +558,33 @@ mod tests {
         assert_eq!(related[0].location.range.start.line, 5);
     }
 
+    /// The message of the diagnostic on line 6 (0-based 5) of `report`.
+    fn line6_message(report: DiagnosisReport) -> String {
+        let d = Diagnoses::new(report, Path::new("/project"));
+        let list = diagnostics(&d, "src/sum.c", &view(None, SOURCE));
+        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        line6.message.clone()
+    }
+
     #[test]
     fn a_diagnosis_says_which_left_out_tests_it_does_not_explain() {
         let mut report = fixtures::report();
         report.diagnoses[0].not_explaining = vec!["sum_big".into()];
-        let d = Diagnoses::new(report, Path::new("/project"));
-        let list = diagnostics(&d, "src/sum.c", &view(None, SOURCE));
-        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        report.diagnoses[1].explains_left_out = 3;
+        let message = line6_message(report.clone());
         assert!(
-            line6
-                .message
-                .contains("(sum_negative, sum_mixed); does not explain sum_big (checked alone after the search); 5 (3rd run)"),
-            "{}",
-            line6.message
+            message.contains("(sum_negative, sum_mixed); does not explain sum_big (checked alone after the search); 5 (3rd run)"),
+            "{message}"
+        );
+        let d = Diagnoses::new(report, Path::new("/project"));
+        let md = hover_section(&d, "src/sum.c", 6, false).unwrap();
+        assert!(
+            md.contains("Does not explain sum_big (checked alone after the search)."),
+            "{md}"
+        );
+        assert!(
+            md.contains("Also explains 3 more of the failing tests left out of the search"),
+            "{md}"
         );
     }
 
@@ -634,15 +662,11 @@ mod tests {
         assert!(!label.contains("77"), "{label}");
         // Without values in #1, the line shows #2's and says whose they are.
         report.diagnoses[0].angelic.clear();
-        let d = Diagnoses::new(report, Path::new("/project"));
-        let list = diagnostics(&d, "src/sum.c", &view(None, SOURCE));
-        let line6 = list.iter().find(|x| x.range.start.line == 5).unwrap();
+        let d = Diagnoses::new(report.clone(), Path::new("/project"));
+        let message = line6_message(report);
         assert!(
-            line6
-                .message
-                .contains("; 77 makes sum_negative pass (diagnosis #2)"),
-            "{}",
-            line6.message
+            message.contains("; 77 makes sum_negative pass (diagnosis #2)"),
+            "{message}"
         );
         let hints = inlay_hints(&d, "src/sum.c", &view(None, SOURCE), everything());
         let Some(InlayHintTooltip::MarkupContent(tip)) = &hints[1].tooltip else {
