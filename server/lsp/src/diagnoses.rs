@@ -8,7 +8,9 @@
 use crate::diagnostics::SOURCE;
 use crate::placement::{FileView, Placed};
 use faultlens_core::diagnosis::{AngelicValue, Diagnosis, DiagnosisKind, DiagnosisReport};
-use faultlens_report::diagnosis::phrases::{diagnosis_title, explains, named_tests};
+use faultlens_report::diagnosis::phrases::{
+    capitalize, diagnosis_title, does_not_explain, explains, left_out_verdicts, named_tests,
+};
 use faultlens_report::diagnosis::{angelic_line, hint_label};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -238,12 +240,8 @@ fn message(
         explains(report),
         named_tests(&report.failing_tests)
     );
-    if !first.not_explaining.is_empty() {
-        let _ = write!(
-            text,
-            "; does not explain {} (checked alone after the search)",
-            named_tests(&first.not_explaining)
-        );
+    if let Some(verdict) = does_not_explain(first) {
+        let _ = write!(text, "; {verdict}");
     }
     if let Some((i, _, values)) = diag.angelic_at(file, line) {
         if let Some(label) = hint_label(values) {
@@ -301,19 +299,8 @@ pub fn hover_section(diag: &Diagnoses, file: &str, line: u32, stale: bool) -> Op
             }
             md.push('\n');
         }
-        if d.explains_left_out > 0 {
-            let _ = writeln!(
-                md,
-                "\nAlso explains {} more of the failing tests left out of the search (checked alone).",
-                d.explains_left_out
-            );
-        }
-        if !d.not_explaining.is_empty() {
-            let _ = writeln!(
-                md,
-                "\nDoes not explain {} (checked alone after the search).",
-                named_tests(&d.not_explaining)
-            );
+        for verdict in left_out_verdicts(d) {
+            let _ = writeln!(md, "\n{}.", capitalize(&verdict));
         }
         let values: Vec<&AngelicValue> = d.angelic.iter().filter(|a| a.verified).collect();
         if values.is_empty() {

@@ -196,6 +196,39 @@ pub fn named_tests(names: &[String]) -> String {
     )
 }
 
+/// What checking the left-out tests alone said of diagnosis `d`, a phrase
+/// each: `also explains 98 more of the failing tests left out of the
+/// search (checked alone)`, `does not explain t7, t9 (checked alone after
+/// the search)`.
+pub fn left_out_verdicts(d: &Diagnosis) -> Vec<String> {
+    let also = (d.explains_left_out > 0).then(|| {
+        format!(
+            "also explains {} more of the failing tests left out of the search (checked alone)",
+            d.explains_left_out
+        )
+    });
+    also.into_iter().chain(does_not_explain(d)).collect()
+}
+
+/// `does not explain t7, t9 (checked alone after the search)`.
+pub fn does_not_explain(d: &Diagnosis) -> Option<String> {
+    (!d.not_explaining.is_empty()).then(|| {
+        format!(
+            "does not explain {} (checked alone after the search)",
+            named_tests(&d.not_explaining)
+        )
+    })
+}
+
+/// `text` with its first letter upper-case.
+pub fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// `diagnosis #1 (cost 1, optimal)`; `index` is 0-based. When the search
 /// did not finish (`complete` false) optimality is only over the program
 /// paths it explored, and the title says so.

@@ -2,7 +2,7 @@
 //! statement in two diagnoses gives two results), validated against the
 //! official schema in the CLI's tests.
 
-use super::phrases::{angelic_line, diagnosis_title, explains, verified};
+use super::phrases::{angelic_line, capitalize, diagnosis_title, explains, verified};
 use crate::sarif::{log, INFORMATION_URI};
 use faultlens_core::diagnosis::{DiagnosedStatement, DiagnosisKind, DiagnosisReport};
 use serde_json::{json, Value};
@@ -142,14 +142,6 @@ fn physical(s: &DiagnosedStatement, narrow: bool) -> Value {
         "artifactLocation": {"uri": s.file, "uriBaseId": "%SRCROOT%"},
         "region": region,
     })
-}
-
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use super::phrases::{
     angelic_left_out, angelic_line, checked_alone, completeness, diagnosis_title, explains,
-    named_tests, suspects_checked, verified,
+    left_out_verdicts, named_tests, suspects_checked, verified,
 };
 use faultlens_core::diagnosis::{DiagnosedStatement, DiagnosisReport};
 use std::fmt::Write;
@@ -50,19 +50,8 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
         for a in values {
             let _ = writeln!(out, "  {}", angelic_line(a));
         }
-        if d.explains_left_out > 0 {
-            let _ = writeln!(
-                out,
-                "  also explains {} more of the failing tests left out of the search (checked alone)",
-                d.explains_left_out
-            );
-        }
-        if !d.not_explaining.is_empty() {
-            let _ = writeln!(
-                out,
-                "  does not explain {} (checked alone after the search)",
-                named_tests(&d.not_explaining)
-            );
+        for verdict in left_out_verdicts(d) {
+            let _ = writeln!(out, "  {verdict}");
         }
     }
     if n > shown {
