@@ -90,17 +90,29 @@ pub fn index_of(
 /// they were fetched from; keyed by these alone, one change of its value
 /// stands for every instance that compares the same values.
 pub fn compared_operands(prog: &Program, stmt: StmtId) -> BTreeSet<u32> {
-    let index: HashMap<usize, u32> = of_statement(prog, stmt)
+    let (index, roots) = indexed_roots(prog, stmt);
+    let mut out = BTreeSet::new();
+    for root in roots {
+        connective_operands(root, &index, &mut out);
+    }
+    out
+}
+
+/// Node identity → candidate index for `stmt`'s candidates, and the
+/// roots of its instructions' values.
+fn indexed_roots(prog: &Program, stmt: StmtId) -> (HashMap<usize, u32>, Vec<&Expr>) {
+    let index = of_statement(prog, stmt)
         .iter()
         .map(|s| (node_key(s.expr), s.index))
         .collect();
-    let mut out = BTreeSet::new();
-    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
-        if let Some(root) = value_root(&ins.kind).filter(|_| ins.stmt == stmt) {
-            connective_operands(root, &index, &mut out);
-        }
-    }
-    out
+    let roots = prog
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body)
+        .filter(|ins| ins.stmt == stmt)
+        .filter_map(|ins| value_root(&ins.kind))
+        .collect();
+    (index, roots)
 }
 
 /// The comparisons a condition joins with `&&`, `||` or `!` (candidates, in
@@ -109,17 +121,10 @@ pub fn compared_operands(prog: &Program, stmt: StmtId) -> BTreeSet<u32> {
 /// short-circuits (`j <= 0 && before(key, a[j])`: where `j <= 0` is false
 /// the call never runs, and the right value needs it).
 pub fn joined_comparisons(prog: &Program, stmt: StmtId) -> Vec<u32> {
-    let index: HashMap<usize, u32> = of_statement(prog, stmt)
-        .iter()
-        .map(|s| (node_key(s.expr), s.index))
-        .collect();
+    let (index, roots) = indexed_roots(prog, stmt);
     let mut out = Vec::new();
-    for ins in prog.funcs.iter().flat_map(|f| &f.body) {
-        if let Some(root) = value_root(&ins.kind).filter(|_| ins.stmt == stmt) {
-            if is_joining(root) {
-                joined(root, &index, &mut out);
-            }
-        }
+    for root in roots.into_iter().filter(|r| is_joining(r)) {
+        joined(root, &index, &mut out);
     }
     out
 }

@@ -29,11 +29,20 @@ int main(void) {
 "#;
 
 fn return_on(prog: &Program, line: u32) -> StmtId {
+    statement_on(prog, line, |k| matches!(k, InstrKind::Return(Some(_))))
+}
+
+fn branch_on(prog: &Program, line: u32) -> StmtId {
+    statement_on(prog, line, |k| matches!(k, InstrKind::Branch { .. }))
+}
+
+/// The statement of the first instruction on `line` that `pick` accepts.
+fn statement_on(prog: &Program, line: u32, pick: fn(&InstrKind) -> bool) -> StmtId {
     prog.funcs
         .iter()
         .flat_map(|f| &f.body)
-        .find(|i| i.range.start.line == line && matches!(i.kind, InstrKind::Return(Some(_))))
-        .expect("a return on the line")
+        .find(|i| i.range.start.line == line && pick(&i.kind))
+        .unwrap_or_else(|| panic!("no such instruction on line {line}"))
         .stmt
 }
 
@@ -99,13 +108,7 @@ fn a_table_flips_every_instance_with_the_same_operands() {
 #[test]
 fn a_branch_is_observed_as_its_direction() {
     let (_dir, prog, _) = program(WORDS);
-    let branch = prog
-        .funcs
-        .iter()
-        .flat_map(|f| &f.body)
-        .find(|i| i.range.start.line == 8 && matches!(i.kind, InstrKind::Branch { .. }))
-        .expect("the branch on is_sep")
-        .stmt;
+    let branch = branch_on(&prog, 8);
     let r = run(&prog, &stdin("a b"), &observing(branch, BTreeMap::new()));
     let dirs: Vec<(u64, bool, u32)> = r
         .observed
@@ -133,13 +136,7 @@ int main(int argc, char **argv) {
 #[test]
 fn a_table_can_replace_one_comparison_a_condition_joins() {
     let (_dir, prog, _) = program(FIRST_ONLY);
-    let branch = prog
-        .funcs
-        .iter()
-        .flat_map(|f| &f.body)
-        .find(|i| i.range.start.line == 7 && matches!(i.kind, InstrKind::Branch { .. }))
-        .expect("the branch of the count")
-        .stmt;
+    let branch = branch_on(&prog, 7);
     let joined = faultlens_csem::subexpr::joined_comparisons(&prog, branch);
     assert_eq!(joined.len(), 1, "`i <= 1`: the other operand is a call");
     let observing_first = |table| RunOptions {

@@ -15,16 +15,17 @@
 
 use crate::bridge::ModelTest;
 use crate::joint::Joint;
-use crate::suspects::{explained_by, Freedom, Verdict};
+use crate::suspects::{explained_by, Freedom, Verdict, FIRST_PASS_ROUNDS};
 use crate::witnesses;
 use faultlens_core::diagnosis::DiagnosisReport;
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Exploration rounds a SAT check may take per test and diagnosis (a
-/// changed value often needs a path or two beyond the test's own run).
-const ROUNDS: usize = 2;
+/// Exploration rounds a SAT check may take per test and diagnosis: the
+/// check's first pass's (a changed value often needs a path or two beyond
+/// the test's own run).
+const ROUNDS: usize = FIRST_PASS_ROUNDS[0];
 
 /// What a check runs on: the program, its statements' weights and trusted
 /// statements (a unit test's own checks), and the paths a test may take.
@@ -215,6 +216,23 @@ int main(int argc, char **argv) {
         }
     }
 
+    /// A report of `diagnoses` empty diagnoses explaining `-3`, with the
+    /// `left_out` tests skipped as left out.
+    fn with_left_out(diagnoses: usize, left_out: &[ModelTest]) -> DiagnosisReport {
+        DiagnosisReport {
+            diagnoses: vec![Diagnosis::default(); diagnoses],
+            failing_tests: vec!["-3".into()],
+            skipped_tests: left_out
+                .iter()
+                .map(|t| SkippedTest {
+                    name: t.name.clone(),
+                    reason: "left out".into(),
+                })
+                .collect(),
+            ..DiagnosisReport::default()
+        }
+    }
+
     #[test]
     fn a_test_is_explained_by_a_statement_and_refuted_by_one_its_run_never_reaches() {
         let (_dir, prog) = program(ABS);
@@ -241,18 +259,7 @@ int main(int argc, char **argv) {
         let (copy, cond, negate) = statements(&prog);
         let reported: Vec<BTreeSet<StmtId>> = vec![[cond].into(), [copy].into(), [negate].into()];
         let left_out = [printing("-2", "2\n"), printing("-4", "4\n")];
-        let mut report = DiagnosisReport {
-            diagnoses: vec![Diagnosis::default(); 3],
-            failing_tests: vec!["-3".into()],
-            skipped_tests: left_out
-                .iter()
-                .map(|t| SkippedTest {
-                    name: t.name.clone(),
-                    reason: "left out".into(),
-                })
-                .collect(),
-            ..DiagnosisReport::default()
-        };
+        let mut report = with_left_out(3, &left_out);
         check_left_out(
             &checker,
             &left_out,
@@ -274,12 +281,7 @@ int main(int argc, char **argv) {
         assert_eq!(report.diagnoses[0].explains_left_out, 2);
 
         // Without it, both are explained.
-        let mut report = DiagnosisReport {
-            diagnoses: vec![Diagnosis::default(); 2],
-            failing_tests: vec!["-3".into()],
-            skipped_tests: report.skipped_tests.clone(),
-            ..DiagnosisReport::default()
-        };
+        let mut report = with_left_out(2, &left_out);
         check_left_out(
             &checker,
             &left_out,

@@ -74,7 +74,7 @@ const ROUNDS: [usize; 2] = [6, 48];
 /// Rounds of the first pass, before the search explores paths
 /// ([`first_pass`]): the fault usually needs no more, and a wrong
 /// candidate is left for later after a second or two at most.
-const FIRST_PASS_ROUNDS: [usize; 1] = [2];
+pub(crate) const FIRST_PASS_ROUNDS: [usize; 1] = [2];
 
 /// Checks `candidates` in order until the budget runs out, or `once_found`
 /// does after a statement was found (what comes after the check, refining
