@@ -113,7 +113,10 @@ fn a_program_outside_the_model_is_not_modelled_with_construct_and_place() {
 
 #[test]
 fn a_ctest_project_not_built_yet_says_to_localize_first() {
-    let dir = common::fixture("ringbuf-ctest");
+    // A copy without `.faultlens/`: `faultlens eval` builds the fixtures
+    // in place.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::copy_fixture("ringbuf-ctest", tmp.path());
     let project = Project::load(&dir).unwrap();
     // The verdicts are not looked at before the project kind: any results do.
     let mut results = faultlens_core::results::RunResults {
