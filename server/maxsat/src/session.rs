@@ -46,6 +46,16 @@ impl SatSession {
         self.oracle.add_clause(lits.into_iter().collect::<Clause>())
     }
 
+    /// Makes the solver decide `lit`'s variable to `lit`'s value first: a
+    /// hint (a model that keeps it is found first), never a constraint.
+    ///
+    /// # Errors
+    ///
+    /// If the SAT solver fails.
+    pub fn phase(&mut self, lit: Lit) -> Result<(), Error> {
+        self.oracle.phase(lit)
+    }
+
     /// Solves under `assumptions`.
     ///
     /// # Errors
@@ -91,6 +101,30 @@ mod tests {
         );
         assert!(matches!(s.solve(&[]).unwrap(), SatAnswer::Sat(_)));
         assert_eq!(s.sat_calls(), 3);
+    }
+
+    #[test]
+    fn a_phase_picks_among_models_and_never_excludes_one() {
+        let mut inst = Instance::new();
+        inst.add_hard([lit![0], lit![1]]);
+        let mut s = SatSession::new(&inst, &Budget::unlimited()).unwrap();
+        s.phase(!lit![0]).unwrap();
+        s.phase(lit![1]).unwrap();
+        let value = |a: &SatAnswer, l| match a {
+            SatAnswer::Sat(m) => m.lit_value(l),
+            other => panic!("{other:?}"),
+        };
+        let first = s.solve(&[]).unwrap();
+        assert_eq!(value(&first, lit![0]), rustsat::types::TernaryVal::False);
+        assert_eq!(value(&first, lit![1]), rustsat::types::TernaryVal::True);
+        // Against the phase, the hint gives way.
+        let forced = s.solve(&[!lit![1]]).unwrap();
+        assert_eq!(value(&forced, lit![0]), rustsat::types::TernaryVal::True);
+        s.phase(lit![0]).unwrap();
+        s.phase(!lit![1]).unwrap();
+        let turned = s.solve(&[]).unwrap();
+        assert_eq!(value(&turned, lit![0]), rustsat::types::TernaryVal::True);
+        assert_eq!(value(&turned, lit![1]), rustsat::types::TernaryVal::False);
     }
 
     #[test]

@@ -108,6 +108,17 @@ impl MaxSat {
         self.engine.add_hard(clause)
     }
 
+    /// Makes the SAT solver decide `lit`'s variable to `lit`'s value first
+    /// (a hint: models that keep it are found first, nothing is excluded).
+    ///
+    /// # Errors
+    ///
+    /// A variable the engine owns (see [`MaxSat::add_hard`]), or a solver failure.
+    pub fn phase(&mut self, lit: Lit) -> Result<(), Error> {
+        self.engine.oracle().check_caller_lits([&lit])?;
+        self.engine.oracle().phase(lit)
+    }
+
     /// Adds a soft literal (or weight to an existing one) for all later calls,
     /// e.g. the health literal of a statement encoded on demand. A size limit
     /// set before ([`MaxSat::limit_falsified`]) does not count it.

@@ -225,3 +225,29 @@ fn the_same_instance_gives_the_same_answer_and_work() {
         }
     }
 }
+
+#[test]
+fn a_phase_hint_picks_among_equally_cheap_solutions() {
+    // One of h1, h2 must be false: two optima of cost 1. The phases (the
+    // values a concrete run had) decide which one the solver finds first.
+    let mut instance = Instance::new();
+    instance.add_hard([lit(-1), lit(-2)]);
+    let h1 = instance.add_soft(lit(1), 1).unwrap();
+    let h2 = instance.add_soft(lit(2), 1).unwrap();
+    for algorithm in ALGORITHMS {
+        for (keep, drop) in [((lit(1), h1), (lit(2), h2)), ((lit(2), h2), (lit(1), h1))] {
+            let mut solver = MaxSat::new(&instance, algorithm, &Budget::unlimited()).unwrap();
+            solver.phase(keep.0).unwrap();
+            solver.phase(!drop.0).unwrap();
+            let outcome = solver.solve().unwrap();
+            assert_eq!(
+                outcome.optimum().unwrap().falsified,
+                [drop.1],
+                "{algorithm:?}"
+            );
+        }
+        // A hint on a variable of the engine's own is refused, as a clause would be.
+        let mut solver = MaxSat::new(&instance, algorithm, &Budget::unlimited()).unwrap();
+        assert!(solver.phase(lit(7)).is_err());
+    }
+}
