@@ -17,6 +17,7 @@ use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::rustsat::types::{Assignment, Lit, TernaryVal, Var};
 use faultlens_maxsat::{minimal_core, Budget, CoreOutcome, Instance};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 pub struct Encoded {
     pub test: ModelTest,
@@ -237,6 +238,28 @@ impl<'p> Joint<'p> {
         }
     }
 
+    /// The literals of `vars` true in the concrete runs the formula copies
+    /// (a variable no run gave a value, such as a health literal, is left
+    /// out): what a solver should try first.
+    pub fn run_values(&self, vars: Range<u32>) -> Vec<Lit> {
+        let end = vars.end.min(self.f.cnf.n_vars());
+        (vars.start..end)
+            .filter_map(|v| self.run_value(Var::new(v)))
+            .collect()
+    }
+
+    /// [`Joint::run_values`] of the variables in `clauses` (a test's own
+    /// solver holds only its clauses: other variables would only grow it).
+    pub fn run_values_of<'c>(&self, clauses: impl Iterator<Item = &'c [Lit]>) -> Vec<Lit> {
+        let vars: BTreeSet<Var> = clauses.flatten().map(|l| l.var()).collect();
+        vars.into_iter().filter_map(|v| self.run_value(v)).collect()
+    }
+
+    fn run_value(&self, var: Var) -> Option<Lit> {
+        let lit = var.pos_lit();
+        self.f.cnf.shadow(lit).map(|b| if b { lit } else { !lit })
+    }
+
     pub fn paths(&self) -> u64 {
         self.tests
             .iter()
@@ -262,5 +285,9 @@ impl Refiner for Joint<'_> {
 
     fn n_vars(&self) -> u32 {
         self.f.cnf.n_vars()
+    }
+
+    fn phases(&self, vars: Range<u32>) -> Vec<Lit> {
+        self.run_values(vars)
     }
 }

@@ -8,10 +8,18 @@
 //! at its model and add clauses (a path the model takes that was not encoded
 //! yet, new health literals as soft literals); the solver then solves again.
 //! Only a solution no refiner objects to is reported.
+//!
+//! The solver decides each variable first to the value a refiner names
+//! ([`Refiner::phases`]: for the diagnosis, the value it had in the
+//! concrete run the formula copies). A model is then the runs' own values
+//! but where a change is needed, and found in a fraction of the conflicts:
+//! on 8 numfmt tests (600,000 clauses) the first diagnosis took 0.4–0.6 s
+//! instead of 1.4 s. A hint only: no model is excluded.
 
 use faultlens_maxsat::rustsat::types::{Assignment, Lit, Var};
 use faultlens_maxsat::{Algorithm, Budget, Instance, MaxSat, SoftId, Status, StopReason};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 /// What a refiner adds after looking at a candidate model.
@@ -34,6 +42,11 @@ pub trait Refiner {
     fn refine(&mut self, model: &Assignment) -> Result<Refinement, String>;
     /// One more than the highest variable the formula uses now.
     fn n_vars(&self) -> u32;
+    /// The literals to decide first among `vars` (one per variable at most;
+    /// a variable left out is decided as the solver likes).
+    fn phases(&self, _vars: Range<u32>) -> Vec<Lit> {
+        Vec::new()
+    }
 }
 
 /// A refiner that never objects (a formula encoded completely up front).
@@ -96,7 +109,8 @@ struct State<'a> {
 }
 
 impl State<'_> {
-    fn build(&self, n_vars: u32) -> Result<Solver, String> {
+    fn build(&self, refiner: &dyn Refiner) -> Result<Solver, String> {
+        let n_vars = refiner.n_vars();
         let room = n_vars.saturating_add(ROOM.max(n_vars));
         let mut inst = Instance::new();
         inst.declare_vars(room);
@@ -114,6 +128,7 @@ impl State<'_> {
         if let Some(k) = self.limit {
             maxsat.limit_falsified(k).map_err(|e| e.to_string())?;
         }
+        phase(&mut maxsat, refiner, 0..n_vars)?;
         Ok(Solver { maxsat, room })
     }
 }
@@ -134,7 +149,7 @@ pub fn search(
         limit: None,
         budget,
     };
-    let mut solver = state.build(refiner.n_vars())?;
+    let mut solver = state.build(refiner)?;
     let mut result = SearchResult {
         found: Vec::new(),
         complete: false,
@@ -175,6 +190,7 @@ pub fn search(
                 .map_err(|e| e.to_string())?;
             continue;
         }
+        let known = refiner.n_vars();
         let refinement = refiner.refine(&solution.model)?;
         if !refinement.is_empty() {
             result.refinements += 1;
@@ -183,9 +199,10 @@ pub fn search(
             state.softs.extend(refinement.softs.iter().copied());
             if n_vars > solver.room {
                 past_sat_calls = result.sat_calls;
-                solver = state.build(n_vars)?;
+                solver = state.build(refiner)?;
                 continue;
             }
+            phase(&mut solver.maxsat, refiner, known..n_vars)?;
             for c in refinement.clauses {
                 solver.maxsat.add_hard(c).map_err(|e| e.to_string())?;
             }
@@ -228,6 +245,14 @@ pub fn search(
         on_found(result.found.len());
     }
     Ok(result)
+}
+
+/// Hints the refiner's phases of `vars` to the solver.
+fn phase(maxsat: &mut MaxSat, refiner: &dyn Refiner, vars: Range<u32>) -> Result<(), String> {
+    for lit in refiner.phases(vars) {
+        maxsat.phase(lit).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 fn falsified_lits(softs: &[faultlens_maxsat::Soft], ids: &[SoftId]) -> Vec<Lit> {

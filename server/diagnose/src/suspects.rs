@@ -408,7 +408,11 @@ pub(crate) fn explained_by(
     let session = match sessions.entry(i) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
-            let sat = SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
+            let mut sat =
+                SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
+            for lit in joint.run_values_of(joint.clauses_since(i, 0)) {
+                sat.phase(lit).map_err(|e| e.to_string())?;
+            }
             let pieces = joint.pieces(i);
             e.insert(Session { sat, pieces })
         }
@@ -421,6 +425,9 @@ pub(crate) fn explained_by(
                 .sat
                 .add_clause(c.iter().copied())
                 .map_err(|e| e.to_string())?;
+        }
+        for lit in joint.run_values_of(joint.clauses_since(i, session.pieces)) {
+            session.sat.phase(lit).map_err(|e| e.to_string())?;
         }
         session.pieces = joint.pieces(i);
         let mut assumptions: Vec<Lit> = vec![joint.tests[i].enc.pass()];
