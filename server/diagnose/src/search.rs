@@ -266,3 +266,50 @@ pub fn statements_of<S: Copy>(unhealthy: &[Lit], stmt_of: &BTreeMap<Var, S>) -> 
         .filter_map(|l| stmt_of.get(&l.var()).copied())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A formula encoded up front whose refiner names phases.
+    struct Hinted(Vec<Lit>);
+
+    impl Refiner for Hinted {
+        fn refine(&mut self, _: &Assignment) -> Result<Refinement, String> {
+            Ok(Refinement::default())
+        }
+        fn n_vars(&self) -> u32 {
+            3
+        }
+        fn phases(&self, vars: Range<u32>) -> Vec<Lit> {
+            self.0
+                .iter()
+                .copied()
+                .filter(|l| vars.contains(&l.var().idx32()))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn the_refiners_phases_decide_which_equally_cheap_diagnosis_comes_first() {
+        // Statements 1 and 2 cannot both be healthy: two diagnoses of cost 1.
+        let (h1, h2) = (Var::new(1).pos_lit(), Var::new(2).pos_lit());
+        let opts = SearchOptions {
+            max_size: 1,
+            max_diagnoses: 1,
+            budget_text: String::new(),
+        };
+        for (hint, blamed) in [(vec![h1, !h2], h2), (vec![!h1, h2], h1)] {
+            let found = search(
+                vec![vec![!h1, !h2]],
+                vec![(h1, 1), (h2, 1)],
+                &mut Hinted(hint),
+                &opts,
+                &Budget::unlimited(),
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(found.found[0].unhealthy, [!blamed]);
+        }
+    }
+}
