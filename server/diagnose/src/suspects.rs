@@ -47,10 +47,12 @@ pub struct Checked {
     pub refuted: BTreeSet<StmtId>,
 }
 
-/// Test `i`'s session and how many of its clause pieces it holds.
+/// Test `i`'s session, how many of its clause pieces it holds, and how
+/// many of them gave their variables' run values as phase hints.
 pub(crate) struct Session {
     sat: SatSession,
     pieces: usize,
+    phased: usize,
 }
 
 pub(crate) enum Verdict {
@@ -408,13 +410,13 @@ pub(crate) fn explained_by(
     let session = match sessions.entry(i) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
-            let mut sat =
-                SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
-            for lit in joint.run_values_of(joint.clauses_since(i, 0)) {
-                sat.phase(lit).map_err(|e| e.to_string())?;
-            }
+            let sat = SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
             let pieces = joint.pieces(i);
-            e.insert(Session { sat, pieces })
+            e.insert(Session {
+                sat,
+                pieces,
+                phased: 0,
+            })
         }
     };
     for _ in 0..=rounds {
@@ -426,10 +428,11 @@ pub(crate) fn explained_by(
                 .add_clause(c.iter().copied())
                 .map_err(|e| e.to_string())?;
         }
-        for lit in joint.run_values_of(joint.clauses_since(i, session.pieces)) {
+        for lit in joint.run_values_of(joint.clauses_since(i, session.phased)) {
             session.sat.phase(lit).map_err(|e| e.to_string())?;
         }
         session.pieces = joint.pieces(i);
+        session.phased = session.pieces;
         let mut assumptions: Vec<Lit> = vec![joint.tests[i].enc.pass()];
         assumptions.extend(joint.health_of(i).into_iter().map(|(h, s)| {
             if free.unhealthy.contains(&s) {
