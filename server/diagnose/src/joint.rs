@@ -173,11 +173,18 @@ impl<'p> Joint<'p> {
         Ok(divs.len())
     }
 
-    /// Test `i`'s own clauses (with the constant-true unit) as an instance.
-    pub fn instance_of(&self, i: usize) -> Instance {
+    /// The formula's variables and its constant-true unit, and no test's
+    /// clauses: what a test's own solver starts from.
+    pub fn base_instance(&self) -> Instance {
         let mut inst = Instance::new();
         inst.declare_vars(self.f.cnf.n_vars());
         inst.add_hard(self.f.cnf.clauses[0].iter().copied());
+        inst
+    }
+
+    /// Test `i`'s own clauses (with the constant-true unit) as an instance.
+    pub fn instance_of(&self, i: usize) -> Instance {
+        let mut inst = self.base_instance();
         for c in self.clauses_since(i, 0) {
             inst.add_hard(c.iter().copied());
         }

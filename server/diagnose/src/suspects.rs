@@ -47,12 +47,11 @@ pub struct Checked {
     pub refuted: BTreeSet<StmtId>,
 }
 
-/// Test `i`'s session, how many of its clause pieces it holds, and how
-/// many of them gave their variables' run values as phase hints.
+/// Test `i`'s session and how many of its clause pieces it holds (each
+/// added with its variables' run values as phase hints).
 pub(crate) struct Session {
     sat: SatSession,
     pieces: usize,
-    phased: usize,
 }
 
 pub(crate) enum Verdict {
@@ -410,29 +409,26 @@ pub(crate) fn explained_by(
     let session = match sessions.entry(i) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
-            let sat = SatSession::new(&joint.instance_of(i), budget).map_err(|e| e.to_string())?;
-            let pieces = joint.pieces(i);
-            e.insert(Session {
-                sat,
-                pieces,
-                phased: 0,
-            })
+            // The test's clauses come in the rounds below, as explored
+            // paths do, so every piece is hinted in one place.
+            let sat = SatSession::new(&joint.base_instance(), budget).map_err(|e| e.to_string())?;
+            e.insert(Session { sat, pieces: 0 })
         }
     };
     for _ in 0..=rounds {
-        // Paths explored since the session last looked (by this check or
-        // by the search before it).
+        // The test's pieces the session does not hold yet: its own path
+        // at first, then the paths explored since it last looked (by this
+        // check or by the search before it).
         for c in joint.clauses_since(i, session.pieces) {
             session
                 .sat
                 .add_clause(c.iter().copied())
                 .map_err(|e| e.to_string())?;
         }
-        for lit in joint.run_values_of(joint.clauses_since(i, session.phased)) {
+        for lit in joint.run_values_of(joint.clauses_since(i, session.pieces)) {
             session.sat.phase(lit).map_err(|e| e.to_string())?;
         }
         session.pieces = joint.pieces(i);
-        session.phased = session.pieces;
         let mut assumptions: Vec<Lit> = vec![joint.tests[i].enc.pass()];
         assumptions.extend(joint.health_of(i).into_iter().map(|(h, s)| {
             if free.unhealthy.contains(&s) {
