@@ -1,8 +1,15 @@
-//! A diagnosis at scale: compact-suite's program (`numfmt.c`, 124 lines)
-//! with a test table drawn large enough that over 100 tests fail
-//! (`gen_tests.py --cases SCALE_CASES`, default 330: 111 of 355 fail),
-//! diagnosed as `faultlens diagnose` does (30 s budget) `SCALE_REPEATS`
-//! times (default 3). Reports the medians of the time to the first
+//! A diagnosis at scale, on two programs of our own with over 100 failing
+//! tests each:
+//! - compact-suite's `numfmt.c` (124 lines: string loops) with a test table
+//!   drawn large enough that over 100 tests fail (`gen_tests.py --cases
+//!   SCALE_CASES`, default 330: 111 of 346 fail);
+//! - `bench/scale/climate/climate.c` (204 lines: a controller's decision,
+//!   branches over twelve integer arguments, loop-free but for their
+//!   parsing), whose committed table has 102 failing tests of 1,105.
+//!
+//! Each is diagnosed as `faultlens diagnose` does (30 s budget)
+//! `SCALE_REPEATS` times (default 3; `SCALE_ONLY=numfmt` or `climate` runs
+//! one). Reports the medians of the time to the first
 //! diagnosis and to the end, whether the search completed, how many failing
 //! tests every diagnosis explains and why the others were left out, how
 //! many the fault's diagnosis explains (the left-out tests checked alone
@@ -19,8 +26,36 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// The fault's line in `numfmt.c` (`ground-truth.json`).
-const FAULT_LINE: u64 = 54;
+/// A program diagnosed, and where its fault is (`ground-truth.json`).
+struct Suite {
+    name: &'static str,
+    /// Its project, relative to the repository.
+    dir: &'static str,
+    file: &'static str,
+    lines: usize,
+    fault_line: u64,
+    /// Draws its test table first (`gen_tests.py --cases N`).
+    draw: bool,
+}
+
+const SUITES: [Suite; 2] = [
+    Suite {
+        name: "numfmt",
+        dir: "fixtures/compact-suite",
+        file: "numfmt.c",
+        lines: 124,
+        fault_line: 54,
+        draw: true,
+    },
+    Suite {
+        name: "climate",
+        dir: "bench/scale/climate",
+        file: "climate.c",
+        lines: 204,
+        fault_line: 51,
+        draw: false,
+    },
+];
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -60,7 +95,7 @@ struct Run {
     diagnoses: usize,
 }
 
-fn diagnose(dir: &Path) -> Run {
+fn diagnose(dir: &Path, fault_line: u64) -> Run {
     let out = faultlens(dir, &["diagnose"]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -74,7 +109,7 @@ fn diagnose(dir: &Path) -> Run {
         .position(|d| {
             d["statements"]
                 .as_array()
-                .is_some_and(|s| s.iter().any(|s| s["line"] == FAULT_LINE))
+                .is_some_and(|s| s.iter().any(|s| s["line"] == fault_line))
         })
         .map(|i| i + 1);
     let explained = report["failing_tests"].as_array().map_or(0, Vec::len);
@@ -113,21 +148,32 @@ fn diagnose(dir: &Path) -> Run {
 }
 
 fn main() {
+    let only = std::env::var("SCALE_ONLY").ok();
+    for suite in &SUITES {
+        if only.as_deref().is_none_or(|o| o == suite.name) {
+            bench(suite);
+        }
+    }
+}
+
+fn bench(suite: &Suite) {
     let cases = env_number("SCALE_CASES", 330);
     let repeats = env_number("SCALE_REPEATS", 3).max(1);
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("compact-suite");
-    copy_tree(&common::repo_root().join("fixtures/compact-suite"), &dir);
-    let drawn = Command::new("python3")
-        .arg(dir.join("gen_tests.py"))
-        .args(["--cases", &cases.to_string()])
-        .output()
-        .unwrap();
-    assert!(
-        drawn.status.success(),
-        "{}",
-        String::from_utf8_lossy(&drawn.stderr)
-    );
+    let dir = temp.path().join(suite.name);
+    copy_tree(&common::repo_root().join(suite.dir), &dir);
+    if suite.draw {
+        let drawn = Command::new("python3")
+            .arg(dir.join("gen_tests.py"))
+            .args(["--cases", &cases.to_string()])
+            .output()
+            .unwrap();
+        assert!(
+            drawn.status.success(),
+            "{}",
+            String::from_utf8_lossy(&drawn.stderr)
+        );
+    }
     let localized = faultlens(&dir, &["localize"]);
     let results: Value = serde_json::from_slice(&localized.stdout).unwrap_or_else(|e| {
         panic!(
@@ -140,9 +186,12 @@ fn main() {
         results["tests"]["failed"].as_u64().unwrap(),
     );
     println!(
-        "numfmt.c (124 lines): {total} tests, {failing} failing; {repeats} diagnoses (30 s budget)"
+        "{} ({} lines): {total} tests, {failing} failing; {repeats} diagnoses (30 s budget)",
+        suite.file, suite.lines
     );
-    let runs: Vec<Run> = (0..repeats).map(|_| diagnose(&dir)).collect();
+    let runs: Vec<Run> = (0..repeats)
+        .map(|_| diagnose(&dir, suite.fault_line))
+        .collect();
     for (i, r) in runs.iter().enumerate() {
         println!(
             "run {}: first {} ms, end {:.0} ms, complete {}, {} diagnoses, fault at {} (explains {} failing tests), {} failing tests explained by every diagnosis, {} paths, {} clauses{}",
