@@ -159,6 +159,44 @@ fn only_the_faulty_operand_of_a_conjunction_can_mend_the_test() {
 }
 
 #[test]
+fn a_path_forced_at_a_statements_later_point_does_not_reopen_it() {
+    let (_dir, prog, _) = program(BOTH);
+    let cond = branch_on(&prog, 6);
+    let test = args(&["1", "0"]);
+    let mut f = Formula::new();
+    f.refined.insert(cond);
+    let expected = Expected {
+        stdout: Some(b"both\n".to_vec()),
+        exit: 0,
+    };
+    let mut te = TestEncoding::new(&mut f, &prog, &test, &expected, &Default::default()).unwrap();
+    // `y > 0` free: the model leaves the run where the `if` branches.
+    let g = f.sub_health[&(cond, 3)];
+    let mut assumptions = f.all_health(true);
+    assumptions.extend(f.sub_health.values().map(|&l| if l == g { !l } else { l }));
+    assumptions.push(te.pass());
+    let m = f.cnf.solve(&assumptions).unwrap().expect("satisfiable");
+    let divs = te.open_divergences(&|l: Lit| m.lit(l));
+    let at_branch = divs
+        .iter()
+        .filter(|d| d.stmt == cond)
+        .max_by_key(|d| d.point)
+        .expect("a divergence at the condition");
+    // The branch is not the statement's first point (its operands' values
+    // come first): the new path must be open only after the branch, where
+    // nothing branches, or the model could flip it back and forth, a copy
+    // of the run each time.
+    assert!(at_branch.point > 0, "{divs:?}");
+    te.explore(&mut f, &prog, at_branch).unwrap();
+    assert_eq!(te.paths(), 2);
+    assert!(
+        te.unexplored_except(0).is_empty(),
+        "{:?}",
+        te.unexplored_except(0)
+    );
+}
+
+#[test]
 fn without_refinement_the_encoding_has_no_sub_expression_literals() {
     let (_dir, prog, _) = program(BOTH);
     let mut f = Formula::new();

@@ -252,20 +252,24 @@ impl Cnf {
         o
     }
 
+    /// The conjunction of `ls`, a literal repeated in a row once (a
+    /// sign-extended value's high bits are one literal many times over).
     pub fn and_all(&mut self, ls: &[Lit]) -> Lit {
         let mut acc = self.tru();
+        let mut last = None;
         for &l in ls {
-            acc = self.and(acc, l);
+            // Repeats come in runs (the high bits of a sign-extended value).
+            if last != Some(l) {
+                acc = self.and(acc, l);
+                last = Some(l);
+            }
         }
         acc
     }
 
     pub fn or_all(&mut self, ls: &[Lit]) -> Lit {
-        let mut acc = self.fls();
-        for &l in ls {
-            acc = self.or(acc, l);
-        }
-        acc
+        let negated: Vec<Lit> = ls.iter().map(|l| !*l).collect();
+        !self.and_all(&negated)
     }
 
     /// `a → b` as a hard clause.

@@ -22,6 +22,38 @@ impl Bv {
     fn msb(&self) -> Lit {
         *self.0.last().expect("non-empty bit-vector")
     }
+
+    /// The fewest low bits this vector is the sign extension of: its bits
+    /// from `sext_bits() - 1` up are one literal (a narrow value, a small
+    /// constant, a conversion from a narrower type).
+    pub fn sext_bits(&self) -> usize {
+        let Some(&top) = self.0.last() else {
+            return 0;
+        };
+        let mut k = self.width();
+        while k > 1 && self.0[k - 2] == top {
+            k -= 1;
+        }
+        k
+    }
+
+    /// The low `k` bits.
+    fn low(&self, k: usize) -> Bv {
+        Bv(self.0[..k].to_vec())
+    }
+}
+
+/// The width in which an operation on `a` and `b` is computed exactly when
+/// both are sign extensions of fewer bits: the wider of the two, plus
+/// `room` bits the result may need; `None` when that is not narrower than
+/// the operands. Sign extension commutes with the operations computed
+/// narrow (a sum of two `k`-bit values fits in `k + 1` bits, and so on), so
+/// the circuit keeps the few bits that can differ: a loop index or a
+/// small `int` costs as many bits as its values, not 32 or 64.
+fn narrow_pair(a: &Bv, b: &Bv, room: usize) -> Option<usize> {
+    let w = a.width();
+    let k = a.sext_bits().max(b.sext_bits()) + room;
+    (b.width() == w && k < w).then_some(k)
 }
 
 impl Cnf {
@@ -65,6 +97,10 @@ impl Cnf {
     }
 
     pub fn bv_add(&mut self, a: &Bv, b: &Bv) -> Bv {
+        if let Some(k) = narrow_pair(a, b, 1) {
+            let r = self.bv_add(&a.low(k), &b.low(k));
+            return self.bv_sext(&r, a.width());
+        }
         let f = self.fls();
         self.add_carry(a, b, f).0
     }
@@ -77,6 +113,10 @@ impl Cnf {
     }
 
     pub fn bv_sub(&mut self, a: &Bv, b: &Bv) -> Bv {
+        if let Some(k) = narrow_pair(a, b, 1) {
+            let r = self.bv_sub(&a.low(k), &b.low(k));
+            return self.bv_sext(&r, a.width());
+        }
         self.sub_borrow(a, b).0
     }
 
@@ -87,6 +127,12 @@ impl Cnf {
 
     pub fn bv_mul(&mut self, a: &Bv, b: &Bv) -> Bv {
         let w = a.width();
+        // A product of a `ka`- and a `kb`-bit signed value fits in `ka + kb` bits.
+        let k = a.sext_bits() + b.sext_bits();
+        if b.width() == w && k < w {
+            let r = self.bv_mul(&a.low(k), &b.low(k));
+            return self.bv_sext(&r, w);
+        }
         let mut acc = self.bv_const(0, w);
         for i in 0..w {
             // Partial product: (a << i) & b[i].
@@ -100,6 +146,10 @@ impl Cnf {
     }
 
     pub fn bv_ite(&mut self, c: Lit, t: &Bv, e: &Bv) -> Bv {
+        if let Some(k) = narrow_pair(t, e, 0) {
+            let r = self.bv_ite(c, &t.low(k), &e.low(k));
+            return self.bv_sext(&r, t.width());
+        }
         Bv(t.0
             .iter()
             .zip(&e.0)
@@ -108,6 +158,9 @@ impl Cnf {
     }
 
     pub fn bv_eq(&mut self, a: &Bv, b: &Bv) -> Lit {
+        if let Some(k) = narrow_pair(a, b, 0) {
+            return self.bv_eq(&a.low(k), &b.low(k));
+        }
         let eqs: Vec<Lit> =
             a.0.iter()
                 .zip(&b.0)
@@ -122,11 +175,19 @@ impl Cnf {
     }
 
     pub fn bv_ult(&mut self, a: &Bv, b: &Bv) -> Lit {
+        // Equal high bits compare as the low ones do; where the signs
+        // differ, the negative one is the larger in both widths.
+        if let Some(k) = narrow_pair(a, b, 0) {
+            return self.bv_ult(&a.low(k), &b.low(k));
+        }
         let (_, no_borrow) = self.sub_borrow(a, b);
         !no_borrow
     }
 
     pub fn bv_slt(&mut self, a: &Bv, b: &Bv) -> Lit {
+        if let Some(k) = narrow_pair(a, b, 0) {
+            return self.bv_slt(&a.low(k), &b.low(k));
+        }
         // Flip the sign bits and compare unsigned.
         let mut a2 = a.clone();
         let mut b2 = b.clone();
@@ -301,7 +362,8 @@ impl Cnf {
                 } else {
                     self.bv_sub(a, b)
                 };
-                if !signed {
+                if !signed || narrow_pair(a, b, 1).is_some() {
+                    // (Operands narrower than the type cannot overflow it.)
                     return (r, f);
                 }
                 // Overflow: operands' signs agree (add) / differ (sub) and the result's sign differs.

@@ -357,7 +357,13 @@ impl SMem {
             };
             let eq = offset.is(cnf, o);
             hits.push(eq);
-            let new = ite(cnf, eq, &v, &old)?;
+            // A cell never written holds `v` where the store hit it, and
+            // is unwritten elsewhere (reading it there is undefined): its
+            // old value never matters.
+            let new = match was_unwritten == cnf.tru() {
+                true => v.clone(),
+                false => ite(cnf, eq, &v, &old)?,
+            };
             let still = cnf.and(!eq, was_unwritten);
             let uninit = (still != cnf.fls()).then_some(still);
             self.objs[id].cells.insert(

@@ -580,21 +580,19 @@ impl<'a> Enc<'a> {
             _ => return v,
         };
         let narrow = match &v {
-            SVal::Int(_) if !signed => self.narrow_slot_bits(&b, ov, h),
+            SVal::Int(_) => self.narrow_slot_bits(&b, ov, h, signed),
             _ => b.width(),
         };
-        let out = match ov {
-            Some(bits) => Bv((0..b.width())
-                .map(|i| match i < narrow {
-                    true => self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)),
-                    false => self.cnf.fls(),
-                })
+        let mut out = match ov {
+            Some(bits) => Bv((0..narrow)
+                .map(|i| self.cnf.fresh_valued(Some(i < 64 && (bits >> i) & 1 == 1)))
                 .collect()),
-            None => {
-                let mut out = self.cnf.bv_fresh_like(&Bv(b.0[..narrow].to_vec()));
-                out.0.resize(b.width(), self.cnf.fls());
-                out
-            }
+            None => self.cnf.bv_fresh_like(&Bv(b.0[..narrow].to_vec())),
+        };
+        // The bits above a narrow value: zero, or the sign's copies.
+        out = match signed {
+            true => self.cnf.bv_sext(&out, b.width()),
+            false => self.cnf.bv_zext(&out, b.width()),
         };
         let eq = self
             .cnf

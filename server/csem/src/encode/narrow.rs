@@ -21,6 +21,8 @@ use rustsat::types::Lit;
 const MARGIN: usize = 8;
 /// The narrowest circuit.
 const MIN_BITS: usize = 8;
+/// The narrowest replacement for a constant.
+const CONST_MIN_BITS: usize = 16;
 
 impl Enc<'_> {
     /// `a op b` of kind `k` computed narrow, with its undefined-behaviour
@@ -72,30 +74,54 @@ impl Enc<'_> {
         self.cnf.and_all(&high)
     }
 
-    /// How many low bits of an unsigned statement's relaxed value are free:
-    /// as many as the run's value (or the override it ran with) needs, with
-    /// the margin, the bits above constant zero, so that arithmetic on the
-    /// value folds to a narrow circuit (a `size_t` loop index otherwise
-    /// costs 64-bit adders and comparisons at every iteration). The value
-    /// the statement computes keeps to that width where it runs, a bound of
-    /// the path; the value a model gives the statement in its place is
-    /// narrow too. `b.width()` when nothing is narrowed.
-    pub(super) fn narrow_slot_bits(&mut self, b: &Bv, ov: Option<u64>, h: Lit) -> usize {
+    /// How many low bits of a statement's relaxed value are free: as many
+    /// as the run's value (or the override it ran with) needs, with the
+    /// margin; the bits above are constant zero (unsigned) or copies of the
+    /// highest free bit (signed), so that arithmetic on the value folds to a
+    /// narrow circuit (a loop index otherwise costs 32- or 64-bit adders and
+    /// comparisons at every iteration; see `narrow_pair` in the bit-vector
+    /// layer). The value the statement computes keeps to that width where it
+    /// runs, a bound of the path; the value a model gives the statement in
+    /// its place is narrow too. `b.width()` when nothing is narrowed.
+    pub(super) fn narrow_slot_bits(
+        &mut self,
+        b: &Bv,
+        ov: Option<u64>,
+        h: Lit,
+        signed: bool,
+    ) -> usize {
         let w = b.width();
-        if self.cnf.const_value(b).is_some() {
-            return w;
-        }
         let Some(run) = self.cnf.shadow_value(b) else {
             return w;
         };
-        let n = narrow_width(&[run, ov.unwrap_or(0)]);
+        let values = [run, ov.unwrap_or(0)];
+        let mut n = match signed {
+            true => signed_narrow_width(&values, w),
+            false => narrow_width(&values),
+        };
+        if self.cnf.const_value(b).is_some() {
+            // A constant (a literal, or what the test's input made of it):
+            // a fix may need any value of its order, so a small one keeps
+            // at least 16 bits.
+            n = n.max(CONST_MIN_BITS);
+        }
         if n >= w {
             return w;
         }
-        let fits = self.high_bits_clear(b, n);
+        let fits = match signed {
+            true => self.sign_extends_from(b, n),
+            false => self.high_bits_clear(b, n),
+        };
         let unhealthy_or_fits = self.cnf.or(!h, fits);
         self.bound_where_it_runs(unhealthy_or_fits);
         n
+    }
+
+    /// Whether bits `n - 1..` of `v` are all equal (`v` is a signed `n`-bit value).
+    fn sign_extends_from(&mut self, v: &Bv, n: usize) -> Lit {
+        let top = v.0[n - 1];
+        let same: Vec<Lit> = v.0[n..].iter().map(|l| self.cnf.iff(*l, top)).collect();
+        self.cnf.and_all(&same)
     }
 
     /// `fits` as a bound of the path wherever the statement runs (an arm
@@ -112,5 +138,17 @@ impl Enc<'_> {
 /// largest needs, with the margin, at least [`MIN_BITS`].
 fn narrow_width(run: &[u64]) -> usize {
     let used = |v: &u64| (64 - v.leading_zeros()) as usize;
+    (run.iter().map(used).max().unwrap_or(0) + MARGIN).max(MIN_BITS)
+}
+
+/// [`narrow_width`] for signed values of `w` bits (`run` holds their raw
+/// bits): the bits their two's complement needs, the sign bit included.
+fn signed_narrow_width(run: &[u64], w: usize) -> usize {
+    let used = |v: &u64| {
+        let shift = 64 - w.clamp(1, 64) as u32;
+        let x = ((*v << shift) as i64) >> shift;
+        let magnitude = if x < 0 { !x } else { x };
+        (64 - magnitude.leading_zeros()) as usize + 1
+    };
     (run.iter().map(used).max().unwrap_or(0) + MARGIN).max(MIN_BITS)
 }

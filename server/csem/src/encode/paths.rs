@@ -524,11 +524,23 @@ impl TestEncoding {
                     } else if d.by_values {
                         Some(d.point)
                     } else {
+                        // The forced point itself: a statement instance can
+                        // have several (a short-circuit's operands, then its
+                        // branch), and one forced at its second must not stay
+                        // open on the new path, where the model could flip it
+                        // back and forth, a copy of the run each time.
+                        let key = (d.stmt, d.instance);
+                        let nth = self.paths[d.path].points[..d.point]
+                            .iter()
+                            .filter(|p| (p.stmt, p.instance) == key)
+                            .count();
                         parts
                             .points
                             .iter()
-                            .position(|p| (p.stmt, p.instance) == (d.stmt, d.instance))
-                            .map(|at| at + 1)
+                            .enumerate()
+                            .filter(|(_, p)| (p.stmt, p.instance) == key)
+                            .nth(nth)
+                            .map(|(at, _)| at + 1)
                     };
                     let Some(first_open) = first_open else {
                         why = "internal: the forced run does not reach the divergence".into();
