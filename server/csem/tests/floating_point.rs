@@ -164,3 +164,41 @@ int main(int argc, char **argv) {
 }"#;
     assert_agrees(src, &[(&[], ""), (&["long-name"], "")]);
 }
+
+/// The fault: the threshold starts at 0.0 where 1.0 was meant.
+const ZERO_START: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    double limit = 0.0;
+    double x = atof(argv[1]);
+    if (x < limit)
+        puts("below");
+    else
+        puts("at or above");
+    return 0;
+}"#;
+
+#[test]
+fn a_floating_statement_whose_run_value_is_zero_may_take_any_value() {
+    let (_dir, prog, _) = common::program(ZERO_START);
+    let test = faultlens_csem::TestInput {
+        args: vec!["0.5".into()],
+        ..faultlens_csem::TestInput::default()
+    };
+    let expected = Expected {
+        stdout: Some(b"below\n".to_vec()),
+        exit: 0,
+    };
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(&mut f, &prog, &test, &expected, &EncodeOptions::default())
+        .expect("the program is encoded");
+    // Its bits are all zero in the run: narrowed like an integer's, the
+    // value would be held to tiny bit patterns (denormals), none above 0.5.
+    let limit = common::statement_on_line(&prog, 4);
+    let (m, _) = common::solve_exploring(&mut f, &mut te, &prog, &|s| s == limit);
+    let m = m.expect("a limit above 0.5 makes the test pass");
+    let mut replay = faultlens_csem::RunOptions::default();
+    apply_slots(&mut replay, &te.slots(&|l: Lit| m.lit(l)));
+    let r = faultlens_csem::run(&prog, &test, &replay);
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "below\n");
+}

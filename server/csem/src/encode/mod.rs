@@ -579,8 +579,9 @@ impl<'a> Enc<'a> {
             SVal::Ptr(p) => (p.off.clone(), true),
             _ => return v,
         };
+        // (A floating value's bits are no number to narrow: 0.0's are all zero.)
         let narrow = match &v {
-            SVal::Int(_) => self.narrow_slot_bits(&b, ov, h, signed),
+            SVal::Int(_) if ty.float.is_none() => self.narrow_slot_bits(&b, ov, h, signed),
             _ => b.width(),
         };
         let mut out = match ov {
