@@ -108,6 +108,42 @@ fn framework_assertion(text: &str) -> Option<String> {
 
 /// 1-based number of the first line where the outputs differ (a missing
 /// line counts as different).
+/// A wrong stdout line: what was expected and what was printed.
+pub type WrongLine = (String, String);
+
+/// The first stdout line that differs: what was expected there and what
+/// the test printed (`None` when stdout matched or was not checked).
+pub fn wrong_line(t: &Observed) -> Option<WrongLine> {
+    let want = t.expected_stdout?;
+    let at = first_differing_line(t.stdout, want)? - 1;
+    let line = |b: &[u8]| {
+        let text = b.split(|&c| c == b'\n').nth(at).unwrap_or_default();
+        String::from_utf8_lossy(text).into_owned()
+    };
+    Some((line(want), line(t.stdout)))
+}
+
+/// `names` reordered so that tests with different wrong lines alternate:
+/// the first of each kind (in `names`' order), then the second of each,
+/// and so on. A program printing one verdict makes all its failures one
+/// group; its shortest runs may all be one wrong decision, whose statement
+/// then explains every test encoded but few of the others.
+pub fn alternate_by_wrong_line(names: &[String], tests: &[Observed]) -> Vec<String> {
+    let mut kinds: Vec<(Option<WrongLine>, Vec<&String>)> = Vec::new();
+    for name in names {
+        let key = tests.iter().find(|t| t.name == name).and_then(wrong_line);
+        match kinds.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(name),
+            None => kinds.push((key, vec![name])),
+        }
+    }
+    let longest = kinds.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    (0..longest)
+        .flat_map(|round| kinds.iter().filter_map(move |(_, v)| v.get(round)))
+        .map(|n| n.to_string())
+        .collect()
+}
+
 fn first_differing_line(got: &[u8], want: &[u8]) -> Option<usize> {
     if got == want {
         return None;
@@ -122,6 +158,31 @@ fn first_differing_line(got: &[u8], want: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tests_with_different_wrong_lines_alternate() {
+        let named = |name: &'static str, got: &'static [u8], want: &'static [u8]| Observed {
+            name,
+            ..obs(got, "", want)
+        };
+        let tests = [
+            named("h1", b"HEAT 2\n", b"HEAT 3\n"),
+            named("h2", b"HEAT 2\n", b"HEAT 3\n"),
+            named("h3", b"HEAT 2\n", b"HEAT 3\n"),
+            named("v1", b"VENT 3\n", b"VENT 2\n"),
+            named("h4", b"HOLD 0\n", b"HEAT 1\n"),
+            named("v2", b"VENT 3\n", b"VENT 2\n"),
+        ];
+        let names: Vec<String> = tests.iter().map(|t| t.name.to_string()).collect();
+        assert_eq!(
+            alternate_by_wrong_line(&names, &tests),
+            ["h1", "v1", "h4", "h2", "v2", "h3"]
+        );
+        assert_eq!(
+            wrong_line(&tests[4]),
+            Some(("HEAT 1".to_string(), "HOLD 0".to_string()))
+        );
+    }
 
     fn obs<'a>(stdout: &'a [u8], stderr: &'a str, want: &'a [u8]) -> Observed<'a> {
         Observed {

@@ -147,15 +147,20 @@ const MAX_TESTS: usize = 16;
 
 /// Up to [`MAX_TESTS`] tests, in round-robin order over the groups of
 /// tests that violate the same expectation (so that every kind of failure
-/// is represented, also when the formula's size bound stops encoding early).
+/// is represented, also when the formula's size bound stops encoding early),
+/// and within a group over the different wrong lines they print.
 fn pick_tests(tests: Vec<ModelTest>) -> (Vec<ModelTest>, Vec<ModelTest>) {
-    let groups = groups::group(&observations(&tests));
+    let observed = observations(&tests);
+    let groups: Vec<Vec<String>> = groups::group(&observed)
+        .iter()
+        .map(|g| groups::alternate_by_wrong_line(&g.tests, &observed))
+        .collect();
     let mut order: Vec<&str> = Vec::new();
     let mut round = 0;
     loop {
         let mut any = false;
         for g in &groups {
-            if let Some(name) = g.tests.get(round) {
+            if let Some(name) = g.get(round) {
                 any = true;
                 order.push(name);
             }
