@@ -109,11 +109,11 @@ fn framework_assertion(text: &str) -> Option<String> {
 /// 1-based number of the first line where the outputs differ (a missing
 /// line counts as different).
 /// A wrong stdout line: what was expected and what was printed.
-pub type WrongLine = (String, String);
+type WrongLine = (String, String);
 
 /// The first stdout line that differs: what was expected there and what
 /// the test printed (`None` when stdout matched or was not checked).
-pub fn wrong_line(t: &Observed) -> Option<WrongLine> {
+fn wrong_line(t: &Observed) -> Option<WrongLine> {
     let want = t.expected_stdout?;
     let at = first_differing_line(t.stdout, want)? - 1;
     let line = |b: &[u8]| {

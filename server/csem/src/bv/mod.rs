@@ -26,7 +26,7 @@ impl Bv {
     /// The fewest low bits this vector is the sign extension of: its bits
     /// from `sext_bits() - 1` up are one literal (a narrow value, a small
     /// constant, a conversion from a narrower type).
-    pub fn sext_bits(&self) -> usize {
+    fn sext_bits(&self) -> usize {
         let Some(&top) = self.0.last() else {
             return 0;
         };
