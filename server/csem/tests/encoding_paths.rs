@@ -346,3 +346,112 @@ fn a_check_guarding_undefined_behaviour_is_not_forced() {
     );
     assert!(te.is_ok(), "{:?}", te.err());
 }
+
+/// A long prefix (eight arguments parsed, then summed) before the one
+/// branch a fix needs; the fault: `limit` should be 10.
+const LATE_BRANCH: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = atoi(argv[i + 1]);
+    int sum = 0;
+    for (int i = 0; i < 8; i++)
+        sum += v[i] * v[i];
+    int limit = 1000;
+    if (sum > limit)
+        puts("high");
+    else
+        puts("low");
+    return 0;
+}
+"#;
+
+#[test]
+fn a_path_forced_late_shares_the_prefix_of_its_parent() {
+    let (_d, prog, _b) = program(LATE_BRANCH);
+    let limit = stmt_at(&prog, 10, |k| matches!(k, InstrKind::Init(..)));
+    let test = input(&["1", "2", "3", "4", "5", "6", "7", "8"]);
+    let mut f = Formula::new();
+    let before = f.cnf.clauses.len();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("high\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    let root = f.cnf.clauses.len() - before;
+    // Every statement healthy: the test cannot pass (204 is not over 1000).
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|_| false);
+    assert!(m.is_none());
+    let explored_from = f.cnf.clauses.len();
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == limit);
+    let m = m.expect("SAT once the branch's other direction is explored");
+    assert_eq!(te.paths(), 2);
+    // The new path adds the clauses from where the runs part (`limit`'s
+    // value on), not another copy of the parsing and the sums.
+    let added = f.cnf.clauses.len() - explored_from;
+    assert!(
+        added * 5 < root,
+        "root {root} clauses, the forced path {added}"
+    );
+    let slots = te.slots(&|l| m.lit(l));
+    let value = slots
+        .iter()
+        .find(|s| s.stmt == limit)
+        .expect("limit's value")
+        .value();
+    assert!(value < 204, "{slots:?}");
+    assert_eq!(replay(&prog, &test, &slots), "high\n");
+    // Shared or not, healthy statements still cannot pass.
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|_| false);
+    assert!(m.is_none());
+}
+
+/// Two single-statement fixes for input 5 and expected 6: `r = 6`, or an
+/// index `j` below 3 (`v[1]` is 6). The run takes the `else` branch.
+const TWO_FIXES: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int v[3] = {5, 6, 7};
+    int j = atoi(argv[1]);
+    if (j < 3) {
+        printf("%d\n", v[j]);
+    } else {
+        int r = 0;
+        printf("%d\n", r);
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn undefined_behaviour_binds_only_where_the_model_follows_the_path() {
+    let (_d, prog, _b) = program(TWO_FIXES);
+    let j = stmt_at(&prog, 5, |k| matches!(k, InstrKind::Init(..)));
+    let r = stmt_at(&prog, 9, |k| matches!(k, InstrKind::Init(..)));
+    let test = input(&["5"]);
+    let mut f = Formula::new();
+    let mut te = TestEncoding::new(
+        &mut f,
+        &prog,
+        &test,
+        &expect("6\n"),
+        &EncodeOptions::default(),
+    )
+    .unwrap();
+    // `j` free: the path through `v[j]` is explored, made with the model's
+    // value of `j`.
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == j);
+    assert!(m.is_some());
+    assert_eq!(te.paths(), 2);
+    // `j` healthy again: on the explored copy `j` is 5 and `v[5]` undefined,
+    // but the model does not follow that copy (5 < 3 is false), so it
+    // constrains nothing: `r` alone explains the test on the run's own path.
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == r);
+    let m = m.expect("r = 6 explains the test");
+    let slots = te.slots(&|l| m.lit(l));
+    assert_eq!(replay(&prog, &test, &slots), "6\n");
+}

@@ -4,6 +4,7 @@
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Clause, Lit, TernaryVal};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Two bit-vectors' literals: a divider's operands, or its quotient and remainder.
 pub(crate) type Operands = (Vec<Lit>, Vec<Lit>);
@@ -26,6 +27,37 @@ pub struct Cnf {
     /// hashing), so `s[i] == '+' || s[i] == '-'` decodes `i` once. `None`:
     /// every gate is new.
     gates: Option<HashMap<Gate, Lit>>,
+    /// The variables [`Cnf::fresh_valued`] returned since
+    /// [`Cnf::begin_log`], in order, as runs: the sequence a later encoding
+    /// of the same steps replays.
+    log: Option<Vec<Range<u32>>>,
+    /// While set, fresh variables are taken from an earlier encoding's log
+    /// and clauses are not added (that encoding added them): see
+    /// [`Cnf::replay`].
+    replay: Option<Replay>,
+}
+
+/// Where a replay is in the log it follows: run `run`, `off` variables in.
+#[derive(Clone, Debug)]
+struct Replay {
+    source: Vec<Range<u32>>,
+    run: usize,
+    off: u32,
+}
+
+impl Replay {
+    fn peek(&self) -> Option<u32> {
+        let r = self.source.get(self.run)?;
+        Some(r.start + self.off).filter(|v| *v < r.end)
+    }
+
+    fn advance(&mut self) {
+        self.off += 1;
+        if self.peek().is_none() {
+            self.run += 1;
+            self.off = 0;
+        }
+    }
 }
 
 /// A gate's kind and inputs, normalised (`and` with ordered inputs, `xor`
@@ -51,6 +83,8 @@ impl Cnf {
             shadow: vec![Some(true)],
             dividers: HashMap::new(),
             gates: None,
+            log: None,
+            replay: None,
         };
         c.clauses.push(vec![Lit::positive(0)]);
         c
@@ -120,11 +154,78 @@ impl Cnf {
         self.fresh_valued(None)
     }
 
-    /// A fresh variable whose shadow value is `v`.
+    /// A fresh variable whose shadow value is `v` (while replaying, the
+    /// next one of the log followed, if its shadow is `v` too).
     pub fn fresh_valued(&mut self, v: Option<bool>) -> Lit {
+        let var = match self.replayed(v) {
+            Some(var) => var,
+            None => self.fresh_unlogged_var(v),
+        };
+        if let Some(log) = &mut self.log {
+            match log.last_mut() {
+                Some(r) if r.end == var => r.end += 1,
+                _ => log.push(var..var + 1),
+            }
+        }
+        Lit::positive(var)
+    }
+
+    /// A fresh variable outside the log and any replay: one that lives
+    /// across encodings (a statement's health literal).
+    pub fn fresh_unlogged(&mut self) -> Lit {
+        Lit::positive(self.fresh_unlogged_var(None))
+    }
+
+    fn fresh_unlogged_var(&mut self, v: Option<bool>) -> u32 {
         self.n_vars += 1;
         self.shadow.push(v);
-        Lit::positive(self.n_vars - 1)
+        self.n_vars - 1
+    }
+
+    /// The next variable of the replayed log, if its shadow is `v`; at the
+    /// first one that differs (or past the log's end) the replay ends.
+    fn replayed(&mut self, v: Option<bool>) -> Option<u32> {
+        let replay = self.replay.as_mut()?;
+        match replay.peek() {
+            Some(var) if self.shadow[var as usize] == v => {
+                replay.advance();
+                Some(var)
+            }
+            _ => {
+                self.replay = None;
+                None
+            }
+        }
+    }
+
+    /// Starts the log of fresh variables; if `source` (the log of an
+    /// earlier encoding) is given, replays it: the steps encoded from now
+    /// on are the same as that encoding's until [`Cnf::end_replay`] (the
+    /// caller knows where they part), so they get its variables, and their
+    /// clauses, which it added, are not added again. A replay also ends at
+    /// the first fresh variable whose shadow differs from the log's.
+    pub fn begin_log(&mut self, source: Option<Vec<Range<u32>>>) {
+        self.log = Some(Vec::new());
+        self.replay = source.map(|source| Replay {
+            source,
+            run: 0,
+            off: 0,
+        });
+    }
+
+    /// Ends the log (and any replay) and returns it.
+    pub fn end_log(&mut self) -> Vec<Range<u32>> {
+        self.replay = None;
+        self.log.take().unwrap_or_default()
+    }
+
+    /// From now on, the steps differ from the replayed encoding's.
+    pub fn end_replay(&mut self) {
+        self.replay = None;
+    }
+
+    pub fn replaying(&self) -> bool {
+        self.replay.is_some()
     }
 
     /// The shadow value of a literal.
@@ -136,8 +237,11 @@ impl Cnf {
         self.n_vars
     }
 
+    /// Adds a clause (while replaying, none: the replayed encoding has it).
     pub fn clause(&mut self, c: &[Lit]) {
-        self.clauses.push(c.to_vec());
+        if self.replay.is_none() {
+            self.clauses.push(c.to_vec());
+        }
     }
 
     /// `a ∧ b`.

@@ -316,6 +316,12 @@ impl<'a> Domain<'a> for Enc<'a> {
         // A free input: a fresh value (its shadow the run's draw).
         let k = self.prog.funcs[fid].ret.as_int().unwrap_or(IntKind::Int);
         let run_value = self.nondet.get(self.draws.len()).copied();
+        if self
+            .parting
+            .is_some_and(|r| self.draws.len() >= r.nondet_from)
+        {
+            self.cnf.end_replay();
+        }
         let bits = nondet_bits(k, run_value.unwrap_or(0));
         let w = k.bits() as usize;
         let v = Bv((0..w)
@@ -358,12 +364,19 @@ impl<'a> Domain<'a> for Enc<'a> {
             let inst = self.counts[ins.stmt];
             self.counts[ins.stmt] += 1;
             self.cur_key = (ins.stmt, inst);
+            if self
+                .parting
+                .is_some_and(|r| r.differ.contains(&self.cur_key))
+            {
+                self.cnf.end_replay();
+            }
             self.out_arg = 0;
             self.stmt_out_start = self.out.len();
         }
         self.cur_health = Some(h);
         self.cur_range = ins.range;
         self.guard = self.cnf.tru();
+        self.reached = self.on_path;
         Ok(Some(h))
     }
     fn leave(&mut self, _f: FuncId, ins: &Instr, _: Produced<'_, SVal, SPtr>) -> Result<(), Stop> {
@@ -408,7 +421,7 @@ impl<'a> Domain<'a> for Enc<'a> {
             self.cnf.implies(h, same);
             d
         };
-        self.points.push(Point {
+        self.add_point(Point {
             stmt: ins.stmt,
             instance: self.cur_key.1,
             range: ins.range,
@@ -452,7 +465,7 @@ impl<'a> Domain<'a> for Enc<'a> {
             return Err(self.error("internal: switch on a non-integer".into(), ins.range));
         };
         let target = cases.iter().find(|(c, _)| *c == bits).map(|(_, t)| *t);
-        self.points.push(Point {
+        self.add_point(Point {
             stmt: ins.stmt,
             instance: self.cur_key.1,
             range: ins.range,

@@ -114,6 +114,13 @@ struct Enc<'a> {
     ub: Vec<Lit>,
     /// Condition under which the current sub-expression is evaluated (short-circuit).
     guard: Lit,
+    /// "The model follows this path so far": its points' directions (and
+    /// pins) agree up to the last point, and up to the instruction being
+    /// encoded (`reached`). Undefined behaviour is excluded where the model
+    /// reaches it: paths share their prefix's values (see [`Reuse`]), so a
+    /// path the model leaves must not constrain what happens after.
+    on_path: Lit,
+    reached: Lit,
     /// The health literal that relaxes the value the statement's top-level
     /// store writes, until that store takes it.
     pending_store: Option<Lit>,
@@ -158,6 +165,23 @@ struct Enc<'a> {
     /// The run's `__VERIFIER_nondet_*()` values, and the free values drawn so far.
     nondet: &'a [i64],
     draws: Vec<(Bv, IntKind)>,
+    /// Where this path parts from the one whose encoding it replays.
+    parting: Option<&'a Reuse>,
+}
+
+/// What a path shares with the path it was forced from: the steps before
+/// the first statement instance whose substituted value differs (or the
+/// first differing free input) are the same, so their encoding is too
+/// (the same variables, see [`crate::bv::Cnf::begin_log`]). A path's
+/// clauses then are mostly its own suffix: a forced branch late in a long
+/// run costs what comes after it.
+pub(crate) struct Reuse {
+    /// The parent's log of fresh variables.
+    pub fresh: Vec<std::ops::Range<u32>>,
+    /// Statement instances whose substituted values differ between the runs.
+    pub differ: BTreeSet<(StmtId, u32)>,
+    /// The first free-input draw that differs.
+    pub nondet_from: usize,
 }
 
 /// A branch or switch instance on an encoded path.
@@ -247,6 +271,9 @@ pub(crate) struct PathParts {
     /// the expected stdout (always true when the output is not constrained,
     /// or the test expects an abort, which may lose buffered output).
     pub prefix_ok: Vec<Lit>,
+    /// The fresh variables its encoding took, in order (what a path
+    /// forced from it replays).
+    pub fresh: Vec<std::ops::Range<u32>>,
 }
 
 /// Encode `test` of `prog` with its expected outcome, along the run's own
@@ -263,9 +290,12 @@ pub fn encode_run(
         prog,
         test,
         expected,
-        max_steps,
-        usize::MAX,
+        Limits {
+            max_steps,
+            max_clauses: usize::MAX,
+        },
         &RunInputs::of(test),
+        None,
     )?;
     let Formula {
         mut cnf, health, ..
@@ -283,6 +313,13 @@ pub fn encode_run(
     })
 }
 
+/// A path's bounds: statement instances its run may take, clauses its encoding may add.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_steps: u64,
+    pub max_clauses: usize,
+}
+
 /// Calls deeper than this are not encoded.
 const MAX_ENCODED_DEPTH: usize = 5_000;
 
@@ -295,10 +332,14 @@ pub(crate) fn encode_path(
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
-    max_steps: u64,
-    max_clauses: usize,
+    limits: Limits,
     inputs: &RunInputs,
+    reuse: Option<&Reuse>,
 ) -> E<PathParts> {
+    let Limits {
+        max_steps,
+        max_clauses,
+    } = limits;
     let test = &TestInput {
         nondet: inputs.nondet.clone(),
         ..test.clone()
@@ -318,7 +359,15 @@ pub(crate) fn encode_path(
     taken.cnf.share_gates(true);
     let before = taken.cnf.clauses.len();
     let limit = before.saturating_add(max_clauses);
-    let mut run = || replay(&mut taken, prog, test, expected, &r.trace, inputs, limit);
+    let mut run = || {
+        let path = Replayed {
+            trace: &r.trace,
+            inputs,
+            reuse,
+            clause_limit: limit,
+        };
+        replay(&mut taken, prog, test, expected, path)
+    };
     // The replay recurses like the program, and per level of a nested
     // expression (about 1 KiB, up to the front end's nesting limit): give it
     // a large stack, never the caller's, which may be too small.
@@ -347,15 +396,27 @@ pub(crate) fn encode_path(
     result
 }
 
+/// A run to encode: its trace, what it was made with, and what it shares.
+struct Replayed<'a> {
+    trace: &'a [TraceEvent],
+    inputs: &'a RunInputs,
+    reuse: Option<&'a Reuse>,
+    clause_limit: usize,
+}
+
 fn replay(
     f: &mut Formula,
     prog: &Program,
     test: &TestInput,
     expected: &Expected,
-    trace: &[TraceEvent],
-    inputs: &RunInputs,
-    clause_limit: usize,
+    path: Replayed<'_>,
 ) -> E<PathParts> {
+    let Replayed {
+        trace,
+        inputs,
+        reuse,
+        clause_limit,
+    } = path;
     let mut enc = Enc {
         prog,
         clause_limit,
@@ -367,6 +428,8 @@ fn replay(
         trusted: std::mem::take(&mut f.trusted),
         ub: Vec::new(),
         guard: Lit::positive(0),
+        on_path: Lit::positive(0),
+        reached: Lit::positive(0),
         pending_store: None,
         globals: Vec::new(),
         strings: Vec::new(),
@@ -393,8 +456,10 @@ fn replay(
         stmts: BTreeSet::new(),
         nondet: &test.nondet,
         draws: Vec::new(),
+        parting: reuse,
     };
     enc.guard = enc.cnf.tru();
+    enc.cnf.begin_log(reuse.map(|r| r.fresh.clone()));
     // A panic while encoding must not lose the formula the encoder holds
     // (every test's clauses and the health literals): it is caught here,
     // the formula put back, and the path given up.
@@ -424,6 +489,7 @@ fn replay(
         };
         (ok, prefix_ok)
     }));
+    let fresh = enc.cnf.end_log();
     f.cnf = std::mem::take(&mut enc.cnf);
     f.health = std::mem::take(&mut enc.health);
     f.trusted = std::mem::take(&mut enc.trusted);
@@ -439,6 +505,7 @@ fn replay(
         instances: enc.instances,
         draws: enc.draws,
         prefix_ok,
+        fresh,
     })
 }
 
@@ -450,7 +517,9 @@ impl<'a> Enc<'a> {
         if let Some(&h) = self.health.get(&stmt) {
             return h;
         }
-        let h = self.cnf.fresh();
+        // Outside the path's log: a path replaying this one meets the
+        // statement's literal already made.
+        let h = self.cnf.fresh_unlogged();
         self.health.insert(stmt, h);
         h
     }
@@ -486,7 +555,7 @@ impl<'a> Enc<'a> {
     /// relaxed values so far before it; what the statement printed itself
     /// may change with the values).
     pub(crate) fn push_point(&mut self, kind: PointKind) {
-        self.points.push(Point {
+        self.add_point(Point {
             stmt: self.cur_key.0,
             instance: self.cur_key.1,
             range: self.cur_range,
@@ -520,7 +589,15 @@ impl<'a> Enc<'a> {
         }
         let ub = std::mem::take(&mut self.ub);
         let any = self.cnf.or_all(&ub);
-        self.cnf.clause(&[!any]);
+        self.cnf.clause(&[!self.reached, !any]);
+    }
+
+    /// Records a point of the path; the model follows the path past it
+    /// only where it goes the path's way.
+    fn add_point(&mut self, pt: Point) {
+        let (same, _) = paths::alternatives(&mut self.cnf, &pt);
+        self.on_path = self.cnf.and(self.on_path, same);
+        self.points.push(pt);
     }
 
     /// The relaxed value of a statement: fresh, equal to `v` when healthy.
@@ -545,7 +622,7 @@ impl<'a> Enc<'a> {
         let g = match self.sub_health.get(&(stmt, n)) {
             Some(&g) => g,
             None => {
-                let g = self.cnf.fresh();
+                let g = self.cnf.fresh_unlogged();
                 self.sub_health.insert((stmt, n), g);
                 g
             }

@@ -16,9 +16,10 @@
 //!   closing it (the forced run cannot be modelled, or the path bound is reached) adds
 //!   `¬open_{p,j,a}`.
 //!
-//! Every copy is satisfiable on its own under any health assignment (its
-//! values can follow its concrete run, which had no undefined behaviour), so
-//! copies never over-constrain; and `sel_q` alone describes a complete run
+//! A copy forced from path `p` shares `p`'s prefix (the same variables up to
+//! where the runs part, see [`Reuse`]), and undefined behaviour is ruled out
+//! only where the model follows a copy (`on_path → ¬ub`), so a copy the model
+//! leaves never constrains it; and `sel_q` alone describes a complete run
 //! through `q` with the expected outcome: sound. Every run the model could
 //! take is reachable by a chain of divergences of increasing position:
 //! complete up to `max_paths` copies and `max_steps` per run.
@@ -31,7 +32,7 @@
 //! model as far as possible; if that re-run cannot be modelled, the plain
 //! forced run is tried.
 
-use super::{encode_path, Expected, PathParts, Point, PointKind, SlotRec, E};
+use super::{encode_path, Expected, Limits, PathParts, Point, PointKind, Reuse, SlotRec, E};
 use crate::bv::{Bv, Cnf};
 use crate::interp::{Overrides, RunOptions, TestInput};
 use crate::ir::{Program, SrcRange, StmtId};
@@ -81,6 +82,15 @@ pub struct EncodeOptions {
     /// to it is closed). A forced run that loops over 64-bit divisions adds
     /// millions, and a formula carrying it makes every later solve slow.
     pub max_clauses_per_path: usize,
+}
+
+impl EncodeOptions {
+    pub(crate) fn limits(&self) -> Limits {
+        Limits {
+            max_steps: self.max_steps,
+            max_clauses: self.max_clauses_per_path,
+        }
+    }
 }
 
 impl Default for EncodeOptions {
@@ -253,6 +263,10 @@ struct Path {
     stmts: BTreeSet<StmtId>,
     /// Its free inputs.
     draws: Vec<(Bv, IntKind)>,
+    /// The fresh variables its encoding took (see [`Reuse`]), and the
+    /// statements refined into sub-expressions then.
+    fresh: Vec<std::ops::Range<u32>>,
+    refined: BTreeSet<StmtId>,
 }
 
 /// One test in a [`Formula`]: its encoded paths and their divergences.
@@ -281,15 +295,7 @@ impl TestEncoding {
         opts: &EncodeOptions,
     ) -> E<Self> {
         let inputs = super::checks::root_inputs(prog, test, expected, &f.trusted, opts.max_steps);
-        let parts = encode_path(
-            f,
-            prog,
-            test,
-            expected,
-            opts.max_steps,
-            opts.max_clauses_per_path,
-            &inputs,
-        )?;
+        let parts = encode_path(f, prog, test, expected, opts.limits(), &inputs, None)?;
         let mut te = TestEncoding {
             test: test.clone(),
             expected: expected.clone(),
@@ -506,14 +512,15 @@ impl TestEncoding {
         }
         let mut why = String::new();
         for inputs in attempts {
+            let reuse = self.reuse(f, d.path, &inputs);
             match encode_path(
                 f,
                 prog,
                 &self.test,
                 &self.expected,
-                self.opts.max_steps,
-                self.opts.max_clauses_per_path,
+                self.opts.limits(),
                 &inputs,
+                reuse.as_ref(),
             ) {
                 Ok(parts) => {
                     // Divergences on the new path: after the forced branch; for a
@@ -584,13 +591,39 @@ impl TestEncoding {
             prog,
             &self.test,
             &self.expected,
-            self.opts.max_steps,
-            self.opts.max_clauses_per_path,
+            self.opts.limits(),
             &inputs,
+            None,
         )?;
         let no_opens = parts.points.len();
         let (q, _) = self.add_path(f, parts, no_opens, inputs);
         Ok(self.paths[q].sel)
+    }
+
+    /// What a run made with `inputs` shares with path `p`'s: nothing when
+    /// the statements refined into sub-expressions changed since `p` was
+    /// encoded (the same steps would be encoded differently).
+    fn reuse(&self, f: &Formula, p: usize, inputs: &RunInputs) -> Option<Reuse> {
+        let parent = &self.paths[p];
+        if parent.refined != f.refined {
+            return None;
+        }
+        let a = &parent.inputs;
+        let mut differ = BTreeSet::new();
+        differing_keys(&a.overrides.0, &inputs.overrides.0, |k| k, &mut differ);
+        differing_keys(&a.out, &inputs.out, |k| (k.0, k.1), &mut differ);
+        differing_keys(&a.expr, &inputs.expr, |k| (k.0, k.1), &mut differ);
+        let nondet_from = a
+            .nondet
+            .iter()
+            .zip(&inputs.nondet)
+            .take_while(|(x, y)| x == y)
+            .count();
+        Some(Reuse {
+            fresh: parent.fresh.clone(),
+            differ,
+            nondet_from,
+        })
     }
 
     fn close(&mut self, f: &mut Formula, d: &Divergence, why: String) {
@@ -716,8 +749,25 @@ impl TestEncoding {
             slots: parts.slots,
             stmts: parts.stmts,
             draws: parts.draws,
+            fresh: parts.fresh,
+            refined: f.refined.clone(),
         });
         (self.paths.len() - 1, leaves)
+    }
+}
+
+/// The statement instances (through `key`) whose values differ between two
+/// maps of substituted values.
+fn differing_keys<K: Ord + Copy>(
+    a: &BTreeMap<K, u64>,
+    b: &BTreeMap<K, u64>,
+    key: impl Fn(K) -> (StmtId, u32),
+    out: &mut BTreeSet<(StmtId, u32)>,
+) {
+    for k in a.keys().chain(b.keys()) {
+        if a.get(k) != b.get(k) {
+            out.insert(key(*k));
+        }
     }
 }
 
