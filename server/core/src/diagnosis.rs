@@ -113,6 +113,7 @@ impl DiagnosisReport {
                 if !seen.insert((
                     &s.file,
                     s.line,
+                    s.column,
                     s.subexpression.as_ref().map(|e| e.start_column),
                 )) {
                     return Err(format!(
@@ -217,6 +218,11 @@ pub struct DiagnosedStatement {
     pub line: u32,
     /// The statement's source text (its first line, trimmed).
     pub text: String,
+    /// 1-based column where the statement starts, given when its line holds
+    /// several (a `for`'s start, test and step), which the line alone does
+    /// not tell apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
     /// The sub-expression that must change, when refinement narrowed it down.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subexpression: Option<SubExpression>,
@@ -397,5 +403,25 @@ mod tests {
             let err = DiagnosisReport::from_json(&text).unwrap_err();
             assert!(err.contains(expected), "{expected}: {err}");
         }
+    }
+
+    #[test]
+    fn two_statements_of_one_line_are_told_apart_by_their_columns() {
+        let at = |column| DiagnosedStatement {
+            file: "a.c".into(),
+            line: 47,
+            column: Some(column),
+            ..DiagnosedStatement::default()
+        };
+        let report = DiagnosisReport {
+            diagnoses: vec![Diagnosis {
+                statements: vec![at(10), at(26)],
+                ..Diagnosis::default()
+            }],
+            ..DiagnosisReport::default()
+        };
+        let text = serde_json::to_string(&report).unwrap();
+        assert!(text.contains("\"column\":26"), "{text}");
+        assert_eq!(DiagnosisReport::from_json(&text).unwrap(), report);
     }
 }

@@ -102,6 +102,7 @@ impl Locator {
             file: self.file(r).to_string(),
             line: r.start.line,
             text: self.line_text(r, r.start.line),
+            column: self.shares_line(r).then_some(r.start.col),
             subexpression: None,
         }
     }

@@ -414,6 +414,7 @@ pub mod fixtures {
             file: "src/sum.c".into(),
             line,
             text: text.into(),
+            column: None,
             subexpression: None,
         }
     }

@@ -70,6 +70,7 @@ pub(crate) mod example {
             file: file.into(),
             line,
             text: text.into(),
+            column: None,
             subexpression: None,
         }
     }

@@ -136,7 +136,10 @@ fn physical(s: &DiagnosedStatement, narrow: bool) -> Value {
             "endColumn": sub.end_column,
             "snippet": {"text": sub.text},
         }),
-        _ => json!({"startLine": s.line.max(1)}),
+        _ => match s.column {
+            Some(c) if c >= 1 => json!({"startLine": s.line.max(1), "startColumn": c}),
+            _ => json!({"startLine": s.line.max(1)}),
+        },
     };
     json!({
         "artifactLocation": {"uri": s.file, "uriBaseId": "%SRCROOT%"},

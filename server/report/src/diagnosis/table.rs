@@ -118,7 +118,10 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
 }
 
 fn location(s: &DiagnosedStatement) -> String {
-    format!("{}:{}", s.file, s.line)
+    match s.column {
+        Some(c) => format!("{}:{}:{c}", s.file, s.line),
+        None => format!("{}:{}", s.file, s.line),
+    }
 }
 
 #[cfg(test)]
@@ -181,6 +184,17 @@ search complete: every subset-minimal diagnosis up to the size bound was found.
             "{text}"
         );
         assert!(text.contains("12 failing tests left out of the search checked alone against every diagnosis: 10 explained"));
+    }
+
+    #[test]
+    fn a_statement_sharing_its_line_is_placed_by_its_column() {
+        let mut r = report();
+        r.diagnoses[1].statements[1].column = Some(9);
+        let text = table(&r, None);
+        assert!(
+            text.contains("  mid.c:20    if (a > c)\n  mid.c:18:9  if (b > c)\n"),
+            "{text}"
+        );
     }
 
     #[test]
