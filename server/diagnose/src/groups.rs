@@ -106,8 +106,6 @@ fn framework_assertion(text: &str) -> Option<String> {
     })
 }
 
-/// 1-based number of the first line where the outputs differ (a missing
-/// line counts as different).
 /// A wrong stdout line: what was expected and what was printed.
 type WrongLine = (String, String);
 
@@ -137,13 +135,20 @@ pub fn alternate_by_wrong_line(names: &[String], tests: &[Observed]) -> Vec<Stri
             None => kinds.push((key, vec![name])),
         }
     }
-    let longest = kinds.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    let kinds: Vec<Vec<&String>> = kinds.into_iter().map(|(_, v)| v).collect();
+    round_robin(&kinds).into_iter().cloned().collect()
+}
+
+/// The first of each list, then the second of each, and so on.
+pub fn round_robin<T: Clone>(lists: &[Vec<T>]) -> Vec<T> {
+    let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
     (0..longest)
-        .flat_map(|round| kinds.iter().filter_map(move |(_, v)| v.get(round)))
-        .map(|n| n.to_string())
+        .flat_map(|round| lists.iter().filter_map(move |l| l.get(round).cloned()))
         .collect()
 }
 
+/// 1-based number of the first line where the outputs differ (a missing
+/// line counts as different).
 fn first_differing_line(got: &[u8], want: &[u8]) -> Option<usize> {
     if got == want {
         return None;

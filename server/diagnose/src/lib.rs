@@ -155,22 +155,7 @@ fn pick_tests(tests: Vec<ModelTest>) -> (Vec<ModelTest>, Vec<ModelTest>) {
         .iter()
         .map(|g| groups::alternate_by_wrong_line(&g.tests, &observed))
         .collect();
-    let mut order: Vec<&str> = Vec::new();
-    let mut round = 0;
-    loop {
-        let mut any = false;
-        for g in &groups {
-            if let Some(name) = g.get(round) {
-                any = true;
-                order.push(name);
-            }
-        }
-        if !any {
-            break;
-        }
-        round += 1;
-    }
-    let order: Vec<String> = order.into_iter().map(String::from).collect();
+    let order = groups::round_robin(&groups);
     let mut tests: Vec<Option<ModelTest>> = tests.into_iter().map(Some).collect();
     let mut sorted: Vec<ModelTest> = order
         .iter()

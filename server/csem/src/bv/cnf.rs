@@ -33,7 +33,7 @@ pub struct Cnf {
     log: Option<Vec<Range<u32>>>,
     /// While set, fresh variables are taken from an earlier encoding's log
     /// and clauses are not added (that encoding added them): see
-    /// [`Cnf::replay`].
+    /// [`Cnf::begin_log`].
     replay: Option<Replay>,
 }
 
@@ -222,10 +222,6 @@ impl Cnf {
     /// From now on, the steps differ from the replayed encoding's.
     pub fn end_replay(&mut self) {
         self.replay = None;
-    }
-
-    pub fn replaying(&self) -> bool {
-        self.replay.is_some()
     }
 
     /// The shadow value of a literal.
