@@ -85,6 +85,9 @@ pub struct SMem {
     /// function reading a string) reads an unwritten cell: undefined
     /// behaviour the encoder rules out.
     pub undefined: Vec<Lit>,
+    /// [`crate::TestInput::free_reads`]: what an integer read outside its
+    /// object gives, as the interpreter answers it.
+    pub free_fill: Option<u8>,
 }
 
 fn kind_of(ty: &Type) -> Option<CellKind> {
@@ -105,6 +108,15 @@ const MAX_CANDIDATES: u64 = 64;
 const MAX_SYMBOLIC_STRING: usize = 256;
 
 impl SMem {
+    /// Memory whose integer reads outside their objects give `fill` (see
+    /// [`crate::TestInput::free_reads`]).
+    pub fn answering_free_reads(fill: Option<u8>) -> SMem {
+        SMem {
+            free_fill: fill,
+            ..SMem::default()
+        }
+    }
+
     /// Fix a symbolic offset to its value in the run (a path condition).
     pub(super) fn pin(&mut self, cnf: &mut Cnf, off: &Bv) -> E<u64> {
         if let Some(v) = cnf.const_value(off) {
@@ -247,7 +259,7 @@ impl SMem {
         let size = self.objs[id].size;
         if let Some(off) = cnf.const_value(&p.off) {
             if off.saturating_add(kind.size()) > size {
-                return Ok((fresh_of(cnf, ty), cnf.tru()));
+                return Ok(self.outside(cnf, ty));
             }
             return self.read_cell(cnf, id, off, kind, p.obj);
         }
@@ -256,7 +268,7 @@ impl SMem {
             // Pointers into different objects cannot be merged: follow the run's address.
             let off = self.pin(cnf, &p.off)?;
             if off.saturating_add(kind.size()) > size {
-                return Ok((fresh_of(cnf, ty), cnf.tru()));
+                return Ok(self.outside(cnf, ty));
             }
             return self.read_cell(cnf, id, off, kind, p.obj);
         }
@@ -289,8 +301,39 @@ impl SMem {
         }
         let any = cnf.or_all(&hits);
         let garbage = cnf.or_all(&unwritten);
-        let ub = cnf.or(!any, garbage);
-        Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), ub))
+        let (SVal::Int(filled), Some(_)) = (self.outside(cnf, ty).0, self.free_fill) else {
+            let ub = cnf.or(!any, garbage);
+            return Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), ub));
+        };
+        // Outside the object the read gives the fill; inside it, at no
+        // candidate, it is undefined as before (a cell never written).
+        let last = size
+            .checked_sub(kind.size())
+            .map(|l| cnf.bv_const(l + 1, p.off.width()));
+        let inside = match last {
+            Some(end) => cnf.bv_ult(&p.off, &end),
+            None => cnf.fls(),
+        };
+        let uninitialized = cnf.and(!any, inside);
+        let ub = cnf.or(uninitialized, garbage);
+        let val = match val {
+            Some(v) => ite(cnf, any, &v, &SVal::Int(filled))?,
+            None => SVal::Int(filled),
+        };
+        Ok((val, ub))
+    }
+
+    /// What an integer read outside its object gives: the fill of
+    /// [`crate::TestInput::free_reads`] and no undefined behaviour; without
+    /// one (or for another type), a fresh value and undefined behaviour.
+    fn outside(&self, cnf: &mut Cnf, ty: &Type) -> (SVal, Lit) {
+        match (ty, self.free_fill) {
+            (Type::Int(k), Some(fill)) => {
+                let bits = crate::interp::fill_bits(*k, fill);
+                (SVal::Int(cnf.bv_const(bits, k.bits() as usize)), cnf.fls())
+            }
+            _ => (fresh_of(cnf, ty), cnf.tru()),
+        }
     }
 
     pub fn store(

@@ -421,7 +421,7 @@ fn replay(
         prog,
         clause_limit,
         cnf: std::mem::take(&mut f.cnf),
-        mem: SMem::default(),
+        mem: SMem::answering_free_reads(test.free_reads),
         trace,
         pos: 0,
         health: std::mem::take(&mut f.health),

@@ -110,6 +110,20 @@ impl Memory {
         Ok(&o.bytes[off..off + size as usize])
     }
 
+    /// Whether an access of `size` bytes at `p` lies (partly) outside a
+    /// live object: the undefined read a compiled program carries on from,
+    /// reading whatever lies next to the object.
+    pub fn outside_live_object(&self, p: Ptr, size: u64) -> bool {
+        let Some(o) = p.obj.map(|id| &self.objects[id]) else {
+            return false;
+        };
+        o.alive
+            && (p.off < 0
+                || (p.off as u64)
+                    .checked_add(size)
+                    .is_none_or(|end| end > o.bytes.len() as u64))
+    }
+
     pub fn read_uint(&self, p: Ptr, size: u64) -> Result<u64, MemError> {
         let b = self.read_bytes(p, size, true)?;
         let mut v = 0u64;

@@ -35,6 +35,21 @@ pub struct TestInput {
     /// The environment `getenv` reads, `(name, value)`; a name not listed
     /// is unset.
     pub env: Vec<(String, String)>,
+    /// The byte an out-of-bounds read of an integer reads, repeated over
+    /// its width, instead of stopping the run: what the C standard leaves
+    /// undefined, and a compiled program reads from whatever lies next to
+    /// the object. Such reads are listed in [`RunResult::free_reads`].
+    /// `None`: they stop the run with a runtime error.
+    pub free_reads: Option<u8>,
+}
+
+/// An out-of-bounds read a run made under [`TestInput::free_reads`]: where,
+/// what it read past, and how many times.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FreeRead {
+    pub range: SrcRange,
+    pub message: String,
+    pub count: u64,
 }
 
 /// The free-input functions of verification harnesses (SV-COMP style), modelled
@@ -242,6 +257,8 @@ pub struct RunResult {
     pub needs_file: Option<String>,
     /// What the program wrote to the files it opened for writing, by name.
     pub written_files: std::collections::BTreeMap<String, Vec<u8>>,
+    /// The out-of-bounds reads [`TestInput::free_reads`] answered, by place.
+    pub free_reads: Vec<FreeRead>,
 }
 
 impl RunResult {
@@ -333,6 +350,7 @@ fn not_run(opts: &RunOptions, message: String) -> RunResult {
         observed: Vec::new(),
         needs_file: None,
         written_files: Default::default(),
+        free_reads: Vec::new(),
     }
 }
 
@@ -357,6 +375,8 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         io: crate::library::Streams::new(&test.stdin, &test.files, &test.env),
         nondet: &test.nondet,
         nondet_pos: 0,
+        free_fill: test.free_reads,
+        free_reads: Vec::new(),
         trace: Vec::new(),
         trace_truncated: false,
         steps: 0,
@@ -434,6 +454,17 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
         observed: m.observed,
         needs_file: m.io.needed.clone(),
         written_files: m.io.written(),
+        free_reads: m.free_reads,
+    }
+}
+
+/// The value of a `k` whose every byte is `fill`.
+pub(crate) fn fill_bits(k: IntKind, fill: u8) -> u64 {
+    let bits = (0..k.size()).fold(0u64, |v, i| v | u64::from(fill) << (8 * i));
+    if k == IntKind::Bool {
+        bits & 1
+    } else {
+        bits
     }
 }
 
@@ -467,6 +498,9 @@ pub(crate) struct Machine<'a> {
     pub(crate) io: crate::library::Streams<'a>,
     nondet: &'a [i64],
     nondet_pos: usize,
+    /// [`TestInput::free_reads`], and the reads it answered.
+    free_fill: Option<u8>,
+    free_reads: Vec<FreeRead>,
     trace: Vec<TraceEvent>,
     trace_truncated: bool,
     steps: u64,
@@ -689,6 +723,11 @@ impl<'a> Machine<'a> {
 
     pub(crate) fn load(&mut self, p: Ptr, ty: &Type, range: SrcRange) -> R<Val> {
         let ty = &ty.in_memory();
+        if let (Type::Int(k), Some(fill)) = (ty, self.free_fill) {
+            if self.mem.outside_live_object(p, k.size()) {
+                return Ok(Val::Int(self.free_read(p, *k, fill, range)));
+            }
+        }
         let r = match ty {
             Type::Int(k) => self.mem.read_uint(p, k.size()).map(|v| {
                 if *k == IntKind::Bool {
@@ -710,6 +749,24 @@ impl<'a> Machine<'a> {
             )),
         };
         r.map_err(|e| Stop::Error(e, range))
+    }
+
+    /// An out-of-bounds read of a `k` at `p` answered by `fill` (see
+    /// [`TestInput::free_reads`]), noted by place.
+    fn free_read(&mut self, p: Ptr, k: IntKind, fill: u8, range: SrcRange) -> u64 {
+        let message = match self.mem.check(p, k.size(), false) {
+            Err(e) => e,
+            Ok(_) => "out-of-bounds read".into(),
+        };
+        match self.free_reads.iter_mut().find(|r| r.range == range) {
+            Some(seen) => seen.count += 1,
+            None => self.free_reads.push(FreeRead {
+                range,
+                message,
+                count: 1,
+            }),
+        }
+        fill_bits(k, fill)
     }
 
     pub(crate) fn store(&mut self, p: Ptr, ty: &Type, v: Val, range: SrcRange) -> R<()> {

@@ -142,6 +142,7 @@ pub fn run(data: &[u8]) -> String {
         ]
         .into(),
         env: vec![("HOME".into(), "/home/fuzz".into())],
+        free_reads: None,
     };
     let options = RunOptions {
         max_steps: MAX_STEPS,
