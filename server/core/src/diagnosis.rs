@@ -33,6 +33,11 @@ pub struct DiagnosisReport {
     /// Failing tests left out, each with the reason (C the model cannot run, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_tests: Vec<SkippedTest>,
+    /// Values the C standard leaves undefined that failing tests read (out
+    /// of an object's bounds), each taken as the byte that reproduces the
+    /// test's recorded run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub free_reads: Vec<FreeReadNote>,
     /// A minimal unsatisfiable core per failing test: statements that, all
     /// correct, force the failure.
     #[serde(default)]
@@ -65,6 +70,7 @@ impl Default for DiagnosisReport {
             stopped: None,
             failing_tests: Vec::new(),
             skipped_tests: Vec::new(),
+            free_reads: Vec::new(),
             cores: Vec::new(),
             groups: Vec::new(),
             evidence: Vec::new(),
@@ -262,6 +268,22 @@ pub struct AngelicValue {
     /// For an `argument`: which value the output call printed (1 = first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub argument: Option<u32>,
+}
+
+/// A read outside an object that a failing test's run made, and the byte
+/// the diagnosis took it to read: the first (from 0) with which the model's
+/// run ends, prints and covers the lines as the recorded run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FreeReadNote {
+    pub test: String,
+    pub file: String,
+    pub line: u32,
+    /// What was read past (the model's words).
+    pub what: String,
+    /// How many times the run read there.
+    pub reads: u64,
+    /// The byte each read gave (repeated over a wider integer).
+    pub byte: u8,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -115,6 +115,8 @@ pub struct ModelTest {
     /// capped): then the model's run must end and print (stdout and
     /// stderr) as it did.
     pub comparable: bool,
+    /// The lines the recorded run covered, when the results have them.
+    pub recorded_lines: Option<crate::free_reads::RecordedLines>,
 }
 
 impl ModelTest {
@@ -165,11 +167,40 @@ pub fn failing_tests(
                 t.observed_exit = record.exit_code;
                 t.observed_signal = record.signal;
                 t.comparable = !record.output_truncated;
+                t.recorded_lines = Some(recorded_lines(results, record));
                 tests.push(t);
             }
         }
     }
     Ok((tests, skipped))
+}
+
+/// The lines `record`'s run covered, per file of `results`.
+fn recorded_lines(
+    results: &RunResults,
+    record: &faultlens_core::results::TestRecord,
+) -> crate::free_reads::RecordedLines {
+    let mut lines: crate::free_reads::RecordedLines = results
+        .files
+        .iter()
+        .map(|f| {
+            let file = crate::free_reads::FileLines {
+                instrumented: f.lines.iter().copied().collect(),
+                executed: Default::default(),
+            };
+            (f.path.clone(), file)
+        })
+        .collect();
+    for c in &record.coverage {
+        let Some(f) = results.files.get(c.file as usize) else {
+            continue;
+        };
+        let executed = c.lines.iter().zip(&c.counts).filter(|(_, n)| **n > 0);
+        if let Some(file) = lines.get_mut(&f.path) {
+            file.executed.extend(executed.map(|(l, _)| *l));
+        }
+    }
+    lines
 }
 
 /// The tests with the files their runs open (see [`crate::files`]); a test
@@ -247,5 +278,6 @@ fn model_test(spec: &TestSpec) -> Result<ModelTest, String> {
         observed_exit: None,
         observed_signal: None,
         comparable: false,
+        recorded_lines: None,
     })
 }

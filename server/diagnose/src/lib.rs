@@ -25,6 +25,7 @@ mod deltas;
 mod evidence;
 pub mod files;
 mod flips;
+mod free_reads;
 pub mod groups;
 mod hangs;
 mod harness;
@@ -340,7 +341,7 @@ fn diagnose_from(
         tests,
         left_out,
         hung,
-    } = diagnosable(prog, tests, &mut report);
+    } = diagnosable(prog, root, tests, &budget, &mut report);
     if tests.is_empty() && hung.is_empty() {
         return Err(none_encodable(&report));
     }
@@ -563,11 +564,34 @@ fn left_out_reason() -> String {
 /// [`MAX_TESTS`] are returned too, to be checked alone against the
 /// diagnoses (see [`left_out`]), and those whose model runs do not end
 /// (see [`hangs`]).
-fn diagnosable(prog: &Program, tests: Vec<ModelTest>, report: &mut DiagnosisReport) -> Diagnosable {
+///
+/// A run that reads outside an object gets the byte that reproduces its
+/// recorded run there (see [`free_reads`]), noted in `report`.
+fn diagnosable(
+    prog: &Program,
+    root: &Path,
+    tests: Vec<ModelTest>,
+    budget: &Budget,
+    report: &mut DiagnosisReport,
+) -> Diagnosable {
     let mut hung = Vec::new();
     let mut runs: Vec<(ModelTest, ModelRun)> = Vec::new();
-    for t in tests {
-        match model_run_verdict(prog, &t) {
+    for mut t in tests {
+        let mut verdict = model_run_verdict(prog, &t);
+        if matches!(
+            verdict,
+            Ok(ModelRun {
+                stops_at_ub: true,
+                ..
+            })
+        ) {
+            if let Ok(Some((byte, reads))) = free_reads::answer(prog, root, &t, budget) {
+                t.input.free_reads = Some(byte);
+                note_free_reads(prog, root, &t.name, byte, reads, report);
+                verdict = model_run_verdict(prog, &t);
+            }
+        }
+        match verdict {
             Ok(run) => runs.push((t, run)),
             Err(refused) => {
                 skip(report, &t.name, refused.reason);
@@ -583,7 +607,9 @@ fn diagnosable(prog: &Program, tests: Vec<ModelTest>, report: &mut DiagnosisRepo
     // statements. Runs that stop at undefined behaviour go last: the
     // encoding cannot follow them, and short inputs are the likeliest to
     // read past the end of a string.
-    runs.sort_by_key(|(_, run)| (run.stops_at_ub, run.steps));
+    // Runs whose reads outside an object were answered come after the
+    // others, which rest on no byte the model had to infer.
+    runs.sort_by_key(|(t, run)| (run.stops_at_ub, t.input.free_reads.is_some(), run.steps));
     let (tests, left_out) = pick_tests(runs.into_iter().map(|(t, _)| t).collect());
     for t in &left_out {
         skip(report, &t.name, left_out_reason());
@@ -592,6 +618,35 @@ fn diagnosable(prog: &Program, tests: Vec<ModelTest>, report: &mut DiagnosisRepo
         tests,
         left_out,
         hung,
+    }
+}
+
+/// Notes in `report` the reads outside an object that `byte` answered in
+/// the run of test `name`.
+fn note_free_reads(
+    prog: &Program,
+    root: &Path,
+    name: &str,
+    byte: u8,
+    reads: Vec<faultlens_csem::FreeRead>,
+    report: &mut DiagnosisReport,
+) {
+    for read in reads {
+        let file = prog
+            .files
+            .get(read.range.file as usize)
+            .map(|p| locate::relative(root, &root.join(p)))
+            .unwrap_or_default();
+        report
+            .free_reads
+            .push(faultlens_core::diagnosis::FreeReadNote {
+                test: name.to_string(),
+                file,
+                line: read.range.start.line,
+                what: read.message,
+                reads: read.count,
+                byte,
+            });
     }
 }
 

@@ -47,6 +47,7 @@ pub fn unit_test() -> ModelTest {
         observed_exit: Some(1),
         observed_signal: None,
         comparable: false,
+        recorded_lines: None,
     }
 }
 

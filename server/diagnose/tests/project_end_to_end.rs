@@ -315,3 +315,78 @@ fn a_witness_beyond_a_complete_searchs_path_bound_is_still_reported() {
     assert_eq!(lines.first(), Some(&vec![18]), "{lines:?}");
     assert!(report.diagnoses[0].angelic.iter().all(|a| a.verified));
 }
+
+/// Counts the `x`s of its first argument but looks two characters ahead:
+/// at the last character it reads past the string's end, into the next
+/// argument, which the compiled program carries on from.
+const LOOKS_AHEAD: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    const char *s = argv[1];
+    int n = 0;
+    for (int p = 0; s[p] != '\0'; p++) {
+        if (s[p + 2] == 'x')
+            n++;
+    }
+    printf("%d\n", n);
+    return 0;
+}
+"#;
+
+/// Each failing test reads past `argv[1]`, which the C standard leaves
+/// undefined: the diagnosis takes the byte with which the model's run
+/// reproduces the recorded one (here 0: the next argument's `.` prints and
+/// covers the same), says so, and blames the condition.
+#[test]
+fn a_failing_run_that_reads_past_its_argument_is_diagnosed_with_the_byte_noted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("count.c"), LOOKS_AHEAD).unwrap();
+    let mut toml = String::from("[build]\nsources = [\"count.c\"]\nprogram = \"count\"\n");
+    for (name, arg, out) in [
+        ("empty", "", "0"),
+        ("no-x", "ab", "0"),
+        ("one-char", "a", "0"),
+        ("x-first", "xa", "1"),
+        ("two-x", "xx", "2"),
+        ("x-middle", "axa", "1"),
+    ] {
+        toml.push_str(&format!(
+            "\n[[test]]\nname = \"{name}\"\nargs = [\"{arg}\", \".\"]\nexpected_stdout = \"{out}\\n\"\n"
+        ));
+    }
+    std::fs::write(dir.join("faultlens.toml"), toml).unwrap();
+    let (project, results) = common::localized(dir);
+    assert_eq!(results.failed_count(), 3);
+    let opts = DiagnoseOptions {
+        time_limit: Some(Duration::from_secs(30)),
+        ..DiagnoseOptions::default()
+    };
+    let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
+    assert!(
+        report.skipped_tests.is_empty(),
+        "{:?}",
+        report.skipped_tests
+    );
+    assert_eq!(report.failing_tests.len(), 3);
+    let noted: std::collections::BTreeSet<&str> =
+        report.free_reads.iter().map(|r| r.test.as_str()).collect();
+    assert_eq!(noted, ["two-x", "x-first", "x-middle"].into());
+    for r in &report.free_reads {
+        assert_eq!(
+            (r.file.as_str(), r.line, r.byte),
+            ("count.c", 6, 0),
+            "{r:?}"
+        );
+        assert!(r.what.contains("`argv[1]`"), "{r:?}");
+    }
+    let condition = report
+        .diagnoses
+        .iter()
+        .find(|d| d.statements.iter().map(|s| s.line).eq([6]))
+        .unwrap_or_else(|| panic!("the condition is no diagnosis: {:#?}", report.diagnoses));
+    assert!(!condition.angelic.is_empty());
+    assert!(
+        condition.angelic.iter().all(|a| a.verified),
+        "{condition:#?}"
+    );
+}

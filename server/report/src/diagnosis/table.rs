@@ -89,6 +89,7 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
             let _ = writeln!(out, "  {}: {}", t.name, t.reason);
         }
     }
+    free_reads(report, &mut out);
     let s = &report.stats;
     let _ = writeln!(out, "\n{}.", completeness(report));
     if let Some(checked) = suspects_checked(report) {
@@ -115,6 +116,35 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
         s.sat_calls
     );
     out
+}
+
+/// The reads outside an object the failing runs made, one line per place
+/// and byte with the tests that read it.
+fn free_reads(report: &DiagnosisReport, out: &mut String) {
+    if report.free_reads.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nvalues read outside an object (undefined in C; each read taken as the byte with which the model's run prints and covers the lines as the recorded run did):"
+    );
+    // (file, line, what was read past, byte) and the tests that read there.
+    type Place<'r> = (&'r str, u32, &'r str, u8);
+    let mut places: Vec<(Place, Vec<String>)> = Vec::new();
+    for r in &report.free_reads {
+        let key = (r.file.as_str(), r.line, r.what.as_str(), r.byte);
+        match places.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tests)) => tests.push(r.test.clone()),
+            None => places.push((key, vec![r.test.clone()])),
+        }
+    }
+    for ((file, line, what, byte), tests) in places {
+        let _ = writeln!(
+            out,
+            "  {file}:{line}: {what}: byte {byte} in {}",
+            named_tests(&tests)
+        );
+    }
 }
 
 fn location(s: &DiagnosedStatement) -> String {
@@ -160,6 +190,29 @@ search complete: every subset-minimal diagnosis up to the size bound was found.
 ";
         assert_eq!(text, expected, "{text}");
         assert!(!text.contains("unverified"));
+    }
+
+    #[test]
+    fn reads_outside_an_object_are_listed_by_place_with_their_byte_and_tests() {
+        use faultlens_core::diagnosis::FreeReadNote;
+        let mut r = report();
+        let read = |test: &str, byte| FreeReadNote {
+            test: test.into(),
+            file: "mid.c".into(),
+            line: 9,
+            what:
+                "out-of-bounds access to `argv[1]`: 1 byte(s) at offset 3 of an object of 3 bytes"
+                    .into(),
+            reads: 1,
+            byte,
+        };
+        r.free_reads = vec![read("t1", 0), read("t2", 0), read("t3", 7)];
+        let text = table(&r, None);
+        assert!(
+            text.contains("\nvalues read outside an object (undefined in C; each read taken as the byte with which the model's run prints and covers the lines as the recorded run did):\n  mid.c:9: out-of-bounds access to `argv[1]`: 1 byte(s) at offset 3 of an object of 3 bytes: byte 0 in t1, t2\n  mid.c:9: out-of-bounds access to `argv[1]`: 1 byte(s) at offset 3 of an object of 3 bytes: byte 7 in t3\n"),
+            "{text}"
+        );
+        assert!(!table(&report(), None).contains("outside an object"));
     }
 
     #[test]
