@@ -98,6 +98,7 @@ pub fn sarif(report: &DiagnosisReport, project_root: &str, max: Option<usize>) -
                 "stopped": report.stopped,
                 "failingTests": report.failing_tests,
                 "skippedTests": report.skipped_tests,
+                "freeReads": report.free_reads,
             },
         }),
         results,
@@ -183,6 +184,32 @@ mod tests {
                 .unwrap()
                 .len(),
             1
+        );
+    }
+
+    #[test]
+    fn the_run_properties_say_which_tests_were_left_out_and_which_reads_were_answered() {
+        let mut r = report();
+        r.free_reads = vec![faultlens_core::diagnosis::FreeReadNote {
+            test: "t1".into(),
+            file: "mid.c".into(),
+            line: 9,
+            what: "out-of-bounds access to `argv[1]`".into(),
+            reads: 2,
+            byte: 0,
+        }];
+        let doc = sarif(&r, "/p", None);
+        let properties = &doc["runs"][0]["invocations"][0]["properties"];
+        assert_eq!(
+            properties["skippedTests"][0]["name"], "float-input",
+            "{doc:#}"
+        );
+        assert_eq!(properties["freeReads"][0]["line"], 9);
+        assert_eq!(properties["freeReads"][0]["byte"], 0);
+        let doc = sarif(&report(), "/p", None);
+        assert_eq!(
+            doc["runs"][0]["invocations"][0]["properties"]["freeReads"],
+            serde_json::json!([])
         );
     }
 }
