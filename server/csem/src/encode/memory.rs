@@ -87,7 +87,7 @@ pub struct SMem {
     pub undefined: Vec<Lit>,
     /// [`crate::TestInput::free_reads`]: what an integer read outside its
     /// object gives, as the interpreter answers it.
-    pub free_fill: Option<u8>,
+    free_fill: Option<u8>,
 }
 
 fn kind_of(ty: &Type) -> Option<CellKind> {
