@@ -121,3 +121,69 @@ fn the_encoding_reads_the_same_byte_and_blames_the_condition() {
         .0
         .is_some());
 }
+
+/// Looks a threshold up by layer, but the layer of a high value is one
+/// past the table (line 9): the compiled program reads the next global.
+const TABLE_LOOKUP: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int thresh[3] = {400, 500, 640};
+int other = 740;
+int main(int argc, char **argv) {
+    int v = atoi(argv[1]);
+    int sep = atoi(argv[2]);
+    int layer = v < 1000 ? 0 : v < 2000 ? 1 : 3;
+    int need = thresh[layer];
+    if (sep < need)
+        puts("advise");
+    else
+        puts("clear");
+    return 0;
+}
+"#;
+
+#[test]
+fn an_int_read_past_a_global_table_reads_the_byte_in_every_byte() {
+    let (_d, prog, _b) = program(TABLE_LOOKUP);
+    let test = TestInput {
+        args: vec!["3500".into(), "700".into()],
+        free_reads: Some(1),
+        ..TestInput::default()
+    };
+    // 0x01010101 = 16843009: above 700, so "advise".
+    let r = run(&prog, &test, &RunOptions::default());
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "advise\n");
+    assert_eq!(r.free_reads.len(), 1);
+    assert!(
+        r.free_reads[0]
+            .message
+            .contains("4 byte(s) at offset 12 of an object of 12 bytes"),
+        "{}",
+        r.free_reads[0].message
+    );
+    // The layer (line 8) at fault: the encoding reads the same value past
+    // the table at a symbolic index, so only a layer inside it mends the test.
+    let expected = Expected {
+        stdout: Some(b"clear\n".to_vec()),
+        exit: 0,
+    };
+    let layer = prog
+        .funcs
+        .iter()
+        .flat_map(|f| f.body.iter())
+        .find(|i| i.range.start.line == 8 && matches!(i.kind, InstrKind::Init(..)))
+        .expect("the layer's initialization")
+        .stmt;
+    let mut f = Formula::new();
+    let mut te =
+        TestEncoding::new(&mut f, &prog, &test, &expected, &EncodeOptions::default()).unwrap();
+    assert!(solve_exploring(&mut f, &mut te, &prog, &|_| false)
+        .0
+        .is_none());
+    let (m, _) = solve_exploring(&mut f, &mut te, &prog, &|s| s == layer);
+    let m = m.expect("a layer inside the table mends the test");
+    let slots = te.slots(&|l| m.lit(l));
+    assert!(slots.iter().all(|s| s.bits <= 2), "{slots:?}");
+    let mut opts = RunOptions::default();
+    apply_slots(&mut opts, &slots);
+    assert_eq!(printed(&prog, &test, &opts), "clear\n");
+}
