@@ -122,8 +122,8 @@ fn the_encoding_reads_the_same_byte_and_blames_the_condition() {
         .is_some());
 }
 
-/// Looks a threshold up by layer, but the layer of a high value is one
-/// past the table (line 9): the compiled program reads the next global.
+/// Looks a threshold up by layer, but the layer of a high value is past
+/// the table (line 9): the compiled program reads a global after it.
 const TABLE_LOOKUP: &str = r#"#include <stdio.h>
 #include <stdlib.h>
 int thresh[3] = {400, 500, 640};
@@ -131,7 +131,7 @@ int other = 740;
 int main(int argc, char **argv) {
     int v = atoi(argv[1]);
     int sep = atoi(argv[2]);
-    int layer = v < 1000 ? 0 : v < 2000 ? 1 : 3;
+    int layer = v < 1000 ? 0 : v < 2000 ? 1 : 5;
     int need = thresh[layer];
     if (sep < need)
         puts("advise");
@@ -143,7 +143,20 @@ int main(int argc, char **argv) {
 
 #[test]
 fn an_int_read_past_a_global_table_reads_the_byte_in_every_byte() {
+    // Without free reads, the address past the table's end stops the run.
     let (_d, prog, _b) = program(TABLE_LOOKUP);
+    let plain = TestInput {
+        args: vec!["3500".into(), "700".into()],
+        ..TestInput::default()
+    };
+    let r = run(&prog, &plain, &RunOptions::default());
+    let Outcome::RuntimeError { message, .. } = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(
+        message.contains("pointer arithmetic leaves `thresh`"),
+        "{message}"
+    );
     let test = TestInput {
         args: vec!["3500".into(), "700".into()],
         free_reads: Some(1),
@@ -156,7 +169,7 @@ fn an_int_read_past_a_global_table_reads_the_byte_in_every_byte() {
     assert!(
         r.free_reads[0]
             .message
-            .contains("4 byte(s) at offset 12 of an object of 12 bytes"),
+            .contains("4 byte(s) at offset 20 of an object of 12 bytes"),
         "{}",
         r.free_reads[0].message
     );

@@ -117,6 +117,9 @@ pub struct ModelTest {
     pub comparable: bool,
     /// The lines the recorded run covered, when the results have them.
     pub recorded_lines: Option<crate::free_reads::RecordedLines>,
+    /// Why no byte answers the run's reads outside an object (see
+    /// [`crate::free_reads`]), said where the run is refused.
+    pub unanswered_reads: Option<String>,
 }
 
 impl ModelTest {
@@ -279,5 +282,6 @@ fn model_test(spec: &TestSpec) -> Result<ModelTest, String> {
         observed_signal: None,
         comparable: false,
         recorded_lines: None,
+        unanswered_reads: None,
     })
 }

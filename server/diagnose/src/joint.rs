@@ -88,7 +88,10 @@ impl<'p> Joint<'p> {
                 });
                 Ok(())
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(match &test.unanswered_reads {
+                Some(why) => format!("{e} ({why})"),
+                None => e.to_string(),
+            }),
         }
     }
 

@@ -594,7 +594,10 @@ fn diagnosable(
                     verdict = model_run_verdict(prog, &t);
                 }
                 Ok(None) => {}
-                Err(_) => unanswered += 1,
+                Err(why) => {
+                    unanswered += 1;
+                    t.unanswered_reads = Some(format!("it reads outside an object, and {why}"));
+                }
             }
         }
         match verdict {

@@ -48,6 +48,7 @@ pub fn unit_test() -> ModelTest {
         observed_signal: None,
         comparable: false,
         recorded_lines: None,
+        unanswered_reads: None,
     }
 }
 

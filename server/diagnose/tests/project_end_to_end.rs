@@ -390,3 +390,37 @@ fn a_failing_run_that_reads_past_its_argument_is_diagnosed_with_the_byte_noted()
         "{condition:#?}"
     );
 }
+
+/// A read far past a table, which crashes the compiled program: no byte
+/// the model could read there reproduces the crash, and the refusal says so.
+#[test]
+fn a_run_that_crashed_reading_far_past_a_table_is_refused_saying_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let source = "#include <stdio.h>\n#include <stdlib.h>\nint table[4] = {1, 2, 3, 4};\nint main(int argc, char **argv) {\n    int i = atoi(argv[1]);\n    printf(\"%d\\n\", table[i]);\n    return 0;\n}\n";
+    std::fs::write(dir.join("table.c"), source).unwrap();
+    let toml = "[build]\nsources = [\"table.c\"]\nprogram = \"table\"\n\n[[test]]\nname = \"first\"\nargs = [\"0\"]\nexpected_stdout = \"1\\n\"\n\n[[test]]\nname = \"far\"\nargs = [\"100000000\"]\nexpected_stdout = \"0\\n\"\n";
+    std::fs::write(dir.join("faultlens.toml"), toml).unwrap();
+    let (project, results) = common::localized(dir);
+    let far = results.tests.iter().find(|t| t.name == "far").unwrap();
+    assert_eq!(far.signal, Some(11), "{far:?}");
+    let err = diagnose_project(
+        &project,
+        &results,
+        &DiagnoseOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )
+    .unwrap_err();
+    let DiagnoseError::NotModelled(why) = err else {
+        panic!("{err:?}");
+    };
+    assert!(
+        why.contains("far: ")
+            && why.contains("table.c:6")
+            && why.contains(
+                "it reads outside an object, and the recorded run was killed by signal 11"
+            ),
+        "{why}"
+    );
+}

@@ -117,6 +117,12 @@ impl SMem {
         }
     }
 
+    /// Whether integer reads outside their objects give a fill (and
+    /// addresses outside them are no undefined behaviour).
+    pub fn answers_free_reads(&self) -> bool {
+        self.free_fill.is_some()
+    }
+
     /// Fix a symbolic offset to its value in the run (a path condition).
     pub(super) fn pin(&mut self, cnf: &mut Cnf, off: &Bv) -> E<u64> {
         if let Some(v) = cnf.const_value(off) {

@@ -180,6 +180,7 @@ pub fn executable_tests(
             observed_signal: f.record.signal,
             comparable: program.framework.is_none() && !f.record.output_truncated,
             recorded_lines: None,
+            unanswered_reads: None,
         });
     }
     Ok(ExecutableTests {
