@@ -9,7 +9,8 @@ use crate::diagnostics::SOURCE;
 use crate::placement::{FileView, Placed};
 use faultlens_core::diagnosis::{AngelicValue, Diagnosis, DiagnosisKind, DiagnosisReport};
 use faultlens_report::diagnosis::phrases::{
-    capitalize, diagnosis_title, does_not_explain, explains, left_out_verdicts, named_tests,
+    capitalize, diagnosis_title, does_not_explain, explains, free_reads_by_place,
+    left_out_verdicts, named_tests, FREE_READS_HEADING,
 };
 use faultlens_report::diagnosis::{angelic_line, hint_label};
 use serde_json::json;
@@ -67,6 +68,20 @@ impl Diagnoses {
             .get(file)
             .map(|l| l.iter().copied().collect())
             .unwrap_or_default()
+    }
+
+    /// The lines of a file a hover speaks of: the diagnosed ones and those
+    /// where a failing run read outside an object.
+    pub fn hover_lines_of(&self, file: &str) -> Vec<u32> {
+        let mut lines: BTreeSet<u32> = self.lines_of(file).into_iter().collect();
+        lines.extend(
+            self.report
+                .free_reads
+                .iter()
+                .filter(|r| r.file == file)
+                .map(|r| r.line),
+        );
+        lines.into_iter().collect()
     }
 
     /// The diagnoses holding a statement at `file:line`, with their 0-based
@@ -275,8 +290,9 @@ fn message(
 /// failing test. `None` when the line is in no diagnosis.
 pub fn hover_section(diag: &Diagnoses, file: &str, line: u32, stale: bool) -> Option<String> {
     let holding = diag.at(file, line);
+    let reads = free_reads_here(&diag.report, file, line);
     if holding.is_empty() {
-        return None;
+        return reads;
     }
     let report = &diag.report;
     let mut md = String::new();
@@ -330,7 +346,28 @@ pub fn hover_section(diag: &Diagnoses, file: &str, line: u32, stale: bool) -> Op
             "_Search incomplete, more diagnoses may exist; stopped early: {why}._"
         );
     }
+    if let Some(reads) = reads {
+        let _ = write!(md, "\n{reads}");
+    }
     Some(md)
+}
+
+/// The reads outside an object the diagnosed failing runs made on this
+/// line, and the byte each was taken to read; `None` when there are none.
+fn free_reads_here(report: &DiagnosisReport, file: &str, line: u32) -> Option<String> {
+    let here: Vec<String> = free_reads_by_place(report)
+        .into_iter()
+        .filter(|(f, l, _)| *f == file && *l == line)
+        .map(|(_, _, sentence)| format!("- {sentence}\n"))
+        .collect();
+    if here.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "**faultlens diagnosis** · {}:\n\n{}",
+        capitalize(FREE_READS_HEADING),
+        here.concat()
+    ))
 }
 
 /// The inlay hints of a document within `range`: at the end of each
@@ -586,6 +623,39 @@ mod tests {
         assert!(!md.contains("42"), "unverified values are never shown");
         assert!(md.contains("stopped early: time budget of 30 s"));
         assert!(hover_section(&diag(), "src/sum.c", 5, false).is_none());
+    }
+
+    #[test]
+    fn hover_says_which_reads_outside_an_object_a_line_made_and_their_byte() {
+        let mut report = fixtures::report();
+        let read = |test: &str, line| faultlens_core::diagnosis::FreeReadNote {
+            test: test.into(),
+            file: "src/sum.c".into(),
+            line,
+            what: "out-of-bounds access to `v`: 4 byte(s) at offset 12 of an object of 12 bytes"
+                .into(),
+            reads: 1,
+            byte: 0,
+        };
+        report.free_reads = vec![
+            read("sum_negative", 6),
+            read("sum_empty", 6),
+            read("sum_negative", 5),
+        ];
+        let d = Diagnoses::new(report, Path::new("/project"));
+        let expected = "- out-of-bounds access to `v`: 4 byte(s) at offset 12 of an object of 12 bytes: byte 0 in sum_negative, sum_empty\n";
+        // A diagnosed line: after its diagnoses.
+        let md = hover_section(&d, "src/sum.c", 6, false).unwrap();
+        assert!(md.contains("in 2 of 2 diagnoses"), "{md}");
+        assert!(md.ends_with(&format!("Values read outside an object (undefined in C; each read taken as the byte with which the model's run prints and covers the lines as the recorded run did):\n\n{expected}")), "{md}");
+        // A line in no diagnosis: the reads alone, and the hover looks there.
+        assert_eq!(d.hover_lines_of("src/sum.c"), vec![4, 5, 6]);
+        let md = hover_section(&d, "src/sum.c", 5, false).unwrap();
+        assert!(!md.contains("diagnoses"), "{md}");
+        assert!(md.contains(": byte 0 in sum_negative\n"), "{md}");
+        // A diagnosed line that read nothing outside says nothing of it.
+        let md = hover_section(&d, "src/sum.c", 4, false).unwrap();
+        assert!(!md.contains("outside"), "{md}");
     }
 
     #[test]

@@ -345,12 +345,13 @@ impl Session {
         Some(tracker)
     }
 
-    /// A tracker of the diagnosed lines of the document's file, taking the
+    /// A tracker of the diagnosed lines of the document's file (and those a
+    /// hover speaks of, see `Diagnoses::hover_lines_of`), taking the
     /// current text as the baseline.
     fn fresh_diag_tracker(&self, uri: &Uri) -> Option<LineTracker> {
         let diag = self.diagnoses.as_ref()?;
         let relative = self.relative_path(uri)?;
-        let lines = diag.lines_of(&relative);
+        let lines = diag.hover_lines_of(&relative);
         if lines.is_empty() {
             return None;
         }
@@ -537,13 +538,15 @@ impl Session {
         diagnoses::inlay_hints(diag, &relative, &view, range)
     }
 
-    /// The hover section of the diagnosed line under the cursor.
+    /// The hover section of the diagnosed line under the cursor (or of one
+    /// where a failing run read outside an object).
     fn diagnosis_hover(&self, uri: &Uri, position: Position) -> Option<(String, Range)> {
         let diag = self.diagnoses.as_ref()?;
         let relative = self.relative_path(uri)?;
         let no_disk = HashMap::new();
         let view = self.diag_view(diag, &relative, &no_disk)?;
-        let line = view.baseline_at(position.line, diag.lines_of(&relative).into_iter())?;
+        let lines = diag.hover_lines_of(&relative);
+        let line = view.baseline_at(position.line, lines.into_iter())?;
         let placed = view.place_line(line)?;
         let md = diagnoses::hover_section(diag, &relative, line, placed.stale)?;
         Some((md, view.line_range(placed.line)))
@@ -1287,5 +1290,36 @@ mod tests {
         state.clear_diagnosis();
         assert!(state.inlay_hints(&uri, all).is_empty());
         assert_eq!(state.status().diagnosis.state, DiagnosisState::None);
+    }
+
+    #[test]
+    fn hovering_a_line_that_read_outside_an_object_says_which_byte_it_read() {
+        let (mut state, uri) = state_with_results();
+        let mut report = crate::diagnoses::fixtures::report();
+        report.free_reads = vec![faultlens_core::diagnosis::FreeReadNote {
+            test: "sum_negative".into(),
+            file: "src/sum.c".into(),
+            line: 5,
+            what: "out-of-bounds access to `v`".into(),
+            reads: 1,
+            byte: 0,
+        }];
+        state.open(uri.clone(), SOURCE.into(), 1);
+        state.install_diagnosis(
+            Diagnoses::new(report, Path::new("/project")),
+            None,
+            &HashMap::new(),
+        );
+        // Line 5 is in no diagnosis: the hover says what it read.
+        let HoverContents::Markup(md) = state.hover(&uri, Position::new(4, 0)).unwrap().contents
+        else {
+            panic!()
+        };
+        assert!(
+            md.value
+                .contains("- out-of-bounds access to `v`: byte 0 in sum_negative"),
+            "{}",
+            md.value
+        );
     }
 }

@@ -262,6 +262,35 @@ pub fn completeness(report: &DiagnosisReport) -> String {
     }
 }
 
+/// What `values read outside an object` introduces, in the table and hovers.
+pub const FREE_READS_HEADING: &str = "values read outside an object (undefined in C; each read taken as the byte with which the model's run prints and covers the lines as the recorded run did)";
+
+/// The report's reads outside an object by place and byte, each with its
+/// sentence (`out-of-bounds access to `argv[1]`: …: byte 0 in t1, t2`), in
+/// the report's order.
+pub fn free_reads_by_place(report: &DiagnosisReport) -> Vec<(&str, u32, String)> {
+    // (file, line, what was read past, byte) and the tests that read there.
+    type Place<'r> = (&'r str, u32, &'r str, u8);
+    let mut places: Vec<(Place, Vec<String>)> = Vec::new();
+    for r in &report.free_reads {
+        let key = (r.file.as_str(), r.line, r.what.as_str(), r.byte);
+        match places.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tests)) => tests.push(r.test.clone()),
+            None => places.push((key, vec![r.test.clone()])),
+        }
+    }
+    places
+        .into_iter()
+        .map(|((file, line, what, byte), tests)| {
+            (
+                file,
+                line,
+                format!("{what}: byte {byte} in {}", named_tests(&tests)),
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,8 @@
 
 use super::phrases::{
     angelic_left_out, angelic_line, checked_alone, completeness, diagnosis_title, explains,
-    left_out_verdicts, named_tests, suspects_checked, verified,
+    free_reads_by_place, left_out_verdicts, named_tests, suspects_checked, verified,
+    FREE_READS_HEADING,
 };
 use faultlens_core::diagnosis::{DiagnosedStatement, DiagnosisReport};
 use std::fmt::Write;
@@ -121,29 +122,13 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
 /// The reads outside an object the failing runs made, one line per place
 /// and byte with the tests that read it.
 fn free_reads(report: &DiagnosisReport, out: &mut String) {
-    if report.free_reads.is_empty() {
+    let places = free_reads_by_place(report);
+    if places.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "\nvalues read outside an object (undefined in C; each read taken as the byte with which the model's run prints and covers the lines as the recorded run did):"
-    );
-    // (file, line, what was read past, byte) and the tests that read there.
-    type Place<'r> = (&'r str, u32, &'r str, u8);
-    let mut places: Vec<(Place, Vec<String>)> = Vec::new();
-    for r in &report.free_reads {
-        let key = (r.file.as_str(), r.line, r.what.as_str(), r.byte);
-        match places.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, tests)) => tests.push(r.test.clone()),
-            None => places.push((key, vec![r.test.clone()])),
-        }
-    }
-    for ((file, line, what, byte), tests) in places {
-        let _ = writeln!(
-            out,
-            "  {file}:{line}: {what}: byte {byte} in {}",
-            named_tests(&tests)
-        );
+    let _ = writeln!(out, "\n{FREE_READS_HEADING}:");
+    for (file, line, sentence) in places {
+        let _ = writeln!(out, "  {file}:{line}: {sentence}");
     }
 }
 
