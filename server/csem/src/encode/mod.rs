@@ -764,10 +764,18 @@ impl<'a> Enc<'a> {
             let too_low = self.cnf.bv_slt(&index, &neg_size);
             let too_high = self.cnf.bv_slt(&size_bv, &index);
             let wrapped = self.cnf.or(too_low, too_high);
-            // Under free reads an address outside the object is computed
-            // as the interpreter computes it (reading there gives the fill).
             let ub = match self.mem.answers_free_reads() {
-                true => wrapped,
+                // Under free reads an address outside the object is
+                // computed as the interpreter computes it (reading there
+                // gives the fill), within the same reach.
+                true => {
+                    let reach = (crate::interp::FREE_READS_REACH / i128::from(elem.max(1))) as u64;
+                    let reach_bv = self.cnf.bv_const(reach, 64);
+                    let neg_reach = self.cnf.bv_const(reach.wrapping_neg(), 64);
+                    let below = self.cnf.bv_slt(&index, &neg_reach);
+                    let beyond = self.cnf.bv_slt(&reach_bv, &index);
+                    self.cnf.or(below, beyond)
+                }
                 false => self.cnf.or(outside, wrapped),
             };
             self.note_ub(ub);

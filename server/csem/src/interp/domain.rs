@@ -119,7 +119,8 @@ impl<'a> Domain<'a> for Machine<'a> {
         let i = IntKind::Long.value(*i);
         let size = i128::from(elem);
         let delta = if sub { -i * size } else { i * size };
-        self.ptr_offset(*p, delta, range)
+        let reach = crate::interp::FREE_READS_REACH / size.max(1);
+        self.ptr_offset(*p, delta, i.abs() <= reach, range)
     }
     fn ptr_diff(&mut self, a: &Ptr, b: &Ptr, elem: u64, range: SrcRange) -> R<u64> {
         if a.obj != b.obj {

@@ -458,6 +458,12 @@ fn run_here(prog: &Program, test: &TestInput, opts: &RunOptions, stack_budget: u
     }
 }
 
+/// How far (bytes) past its object an index may take a pointer under
+/// [`TestInput::free_reads`], in the interpreter and the encoding alike (as
+/// `|index| <= FREE_READS_REACH / element size`); beyond, the arithmetic
+/// stops the run as before (the compiled program would crash reading there).
+pub(crate) const FREE_READS_REACH: i128 = 1 << 40;
+
 /// The value of a `k` whose every byte is `fill`.
 pub(crate) fn fill_bits(k: IntKind, fill: u8) -> u64 {
     let bits = (0..k.size()).fold(0u64, |v, i| v | u64::from(fill) << (8 * i));
@@ -784,7 +790,9 @@ impl<'a> Machine<'a> {
         r.map_err(|e| Stop::Error(e, range))
     }
 
-    fn ptr_offset(&self, p: Ptr, delta: i128, range: SrcRange) -> R<Ptr> {
+    /// `p` moved by `delta` bytes; `in_reach`: whether the index is within
+    /// [`FREE_READS_REACH`], where free reads let it leave the object.
+    fn ptr_offset(&self, p: Ptr, delta: i128, in_reach: bool, range: SrcRange) -> R<Ptr> {
         let Some(id) = p.obj else {
             if delta == 0 {
                 return Ok(p);
@@ -795,7 +803,7 @@ impl<'a> Machine<'a> {
         let off = i128::from(p.off) + delta;
         // Under free reads the address is computed as the compiled program
         // computes it: what reading there gives is the test's byte.
-        let answered = self.free_fill.is_some() && i64::try_from(off).is_ok();
+        let answered = self.free_fill.is_some() && in_reach;
         if (off < 0 || off > o.bytes.len() as i128) && !answered {
             return self.err(
                 format!(
