@@ -179,7 +179,7 @@ pub fn failing_tests(
 }
 
 /// The lines `record`'s run covered, per file of `results`.
-fn recorded_lines(
+pub(crate) fn recorded_lines(
     results: &RunResults,
     record: &faultlens_core::results::TestRecord,
 ) -> crate::free_reads::RecordedLines {

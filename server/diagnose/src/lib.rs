@@ -577,6 +577,7 @@ fn diagnosable(
     let mut hung = Vec::new();
     let mut runs: Vec<(ModelTest, ModelRun)> = Vec::new();
     let mut unanswered = 0;
+    let mut last_byte = 0;
     for mut t in tests {
         let mut verdict = model_run_verdict(prog, &t);
         let stops_at_ub = matches!(
@@ -587,8 +588,9 @@ fn diagnosable(
             })
         );
         if stops_at_ub && unanswered < MAX_UNANSWERED {
-            match free_reads::answer(prog, root, &t, budget) {
+            match free_reads::answer(prog, root, &t, last_byte, budget) {
                 Ok(Some((byte, reads))) => {
+                    last_byte = byte;
                     t.input.free_reads = Some(byte);
                     note_free_reads(prog, root, &t.name, byte, reads, report);
                     verdict = model_run_verdict(prog, &t);

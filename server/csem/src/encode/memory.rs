@@ -307,7 +307,11 @@ impl SMem {
         }
         let any = cnf.or_all(&hits);
         let garbage = cnf.or_all(&unwritten);
-        let (SVal::Int(filled), Some(_)) = (self.outside(cnf, ty).0, self.free_fill) else {
+        let filled = match self.free_fill {
+            Some(_) => self.outside(cnf, ty).0,
+            None => SVal::Void,
+        };
+        let SVal::Int(filled) = filled else {
             let ub = cnf.or(!any, garbage);
             return Ok((val.unwrap_or_else(|| fresh_of(cnf, ty)), ub));
         };

@@ -129,7 +129,7 @@ impl<'a> Domain<'a> for Machine<'a> {
                 range,
             ));
         }
-        Ok(((a.off - b.off) / elem.max(1) as i64) as u64)
+        Ok((a.off.wrapping_sub(b.off) / elem.max(1) as i64) as u64)
     }
     fn ptr_cmp(&mut self, op: BinOp, a: &Ptr, b: &Ptr, range: SrcRange) -> R<u64> {
         let res = match op {

@@ -760,17 +760,19 @@ impl<'a> Machine<'a> {
     /// An out-of-bounds read of a `k` at `p` answered by `fill` (see
     /// [`TestInput::free_reads`]), noted by place.
     fn free_read(&mut self, p: Ptr, k: IntKind, fill: u8, range: SrcRange) -> u64 {
-        let message = match self.mem.check(p, k.size(), false) {
-            Err(e) => e,
-            Ok(_) => "out-of-bounds read".into(),
-        };
         match self.free_reads.iter_mut().find(|r| r.range == range) {
             Some(seen) => seen.count += 1,
-            None => self.free_reads.push(FreeRead {
-                range,
-                message,
-                count: 1,
-            }),
+            None => {
+                let message = match self.mem.check(p, k.size(), false) {
+                    Err(e) => e,
+                    Ok(_) => "out-of-bounds read".into(),
+                };
+                self.free_reads.push(FreeRead {
+                    range,
+                    message,
+                    count: 1,
+                });
+            }
         }
         fill_bits(k, fill)
     }

@@ -179,7 +179,7 @@ pub fn executable_tests(
             observed_exit: f.record.exit_code,
             observed_signal: f.record.signal,
             comparable: program.framework.is_none() && !f.record.output_truncated,
-            recorded_lines: None,
+            recorded_lines: Some(crate::bridge::recorded_lines(results, f.record)),
             unanswered_reads: None,
         });
     }
