@@ -9,6 +9,7 @@
 //! test (the encoding, replays, checks) reads it there.
 
 use crate::bridge::ModelTest;
+use faultlens_core::diagnosis::FreeReadNote;
 use faultlens_csem::ir::Program;
 use faultlens_csem::{FreeRead, Outcome, Overrides, RunResult};
 use faultlens_maxsat::Budget;
@@ -31,24 +32,86 @@ pub struct FileLines {
 /// project's root (as the results name it).
 pub type RecordedLines = BTreeMap<String, FileLines>;
 
+/// Tests whose reads outside an object no byte answers after which no
+/// other is tried: each costs up to 256 runs of the budget, and runs of
+/// one program that crash or read past far tend to do so alike.
+const MAX_UNANSWERED: usize = 4;
+
+/// Answers the failing tests of one diagnosis in turn: the previous
+/// test's byte is tried first, and after [`MAX_UNANSWERED`] tests no byte
+/// answered, no more are tried.
+pub(crate) struct Answerer<'a> {
+    prog: &'a Program,
+    budget: &'a Budget,
+    /// The program's files by the results' names.
+    files: Vec<String>,
+    last_byte: u8,
+    unanswered: usize,
+}
+
+impl<'a> Answerer<'a> {
+    pub fn new(prog: &'a Program, root: &'a Path, budget: &'a Budget) -> Self {
+        Answerer {
+            prog,
+            budget,
+            files: crate::locate::program_files(prog, root),
+            last_byte: 0,
+            unanswered: 0,
+        }
+    }
+
+    /// Gives `t` (whose model run stops at undefined behaviour) the byte
+    /// that answers its reads outside objects, noting them in `notes`;
+    /// whether it did. A test no byte answers carries why
+    /// ([`ModelTest::unanswered_reads`]).
+    pub fn answer(&mut self, t: &mut ModelTest, notes: &mut Vec<FreeReadNote>) -> bool {
+        if self.unanswered >= MAX_UNANSWERED {
+            return false;
+        }
+        match answer(self.prog, &self.files, t, self.last_byte, self.budget) {
+            Ok(Some((byte, reads))) => {
+                self.last_byte = byte;
+                t.input.free_reads = Some(byte);
+                notes.extend(reads.into_iter().map(|read| {
+                    FreeReadNote {
+                        test: t.name.clone(),
+                        file: self
+                            .files
+                            .get(read.range.file as usize)
+                            .cloned()
+                            .unwrap_or_default(),
+                        line: read.range.start.line,
+                        what: read.message,
+                        reads: read.count,
+                        byte,
+                    }
+                }));
+                true
+            }
+            Ok(None) => false,
+            Err(why) => {
+                self.unanswered += 1;
+                t.unanswered_reads = Some(format!("it reads outside an object, and {why}"));
+                false
+            }
+        }
+    }
+}
+
 /// The byte that answers `t`'s reads outside their objects and the reads
 /// it answered, when its run stops at one: the first byte (`first`, then
-/// from 0) whose run reproduces the recorded one (see [`reproduces`]). `Ok(None)`: the
+/// from 0) whose run reproduces the recorded one (see [`reproduces`];
+/// `files`: the program's files by the results' names). `Ok(None)`: the
 /// run reads nothing outside an object. `Err`: no byte reproduces it, or
 /// `budget` ran out first.
-pub(crate) fn answer(
+fn answer(
     prog: &Program,
-    root: &Path,
+    files: &[String],
     t: &ModelTest,
     first: u8,
     budget: &Budget,
 ) -> Result<Option<(u8, Vec<FreeRead>)>, String> {
-    let files: Vec<String> = prog
-        .files
-        .iter()
-        .map(|p| crate::locate::relative(root, &root.join(p)))
-        .collect();
-    let statement_lines = statement_lines(prog, &files);
+    let statement_lines = statement_lines(prog, files);
     // `first` (the byte that answered the test before) first: runs of one
     // program tend to read the same neighbour.
     let order = std::iter::once(first).chain((0..=u8::MAX).filter(|b| *b != first));
@@ -72,7 +135,7 @@ pub(crate) fn answer(
                 "the recorded run was killed by signal {signal}, which a read answered with a byte does not reproduce"
             ));
         }
-        if reproduces(&files, &statement_lines, &r, t) {
+        if reproduces(files, &statement_lines, &r, t) {
             return Ok(Some((fill, r.free_reads)));
         }
     }
@@ -146,6 +209,22 @@ mod tests {
     use super::*;
     use crate::test_programs::{printing, program};
 
+    fn answer_in(
+        prog: &Program,
+        dir: &Path,
+        t: &ModelTest,
+        first: u8,
+        budget: &Budget,
+    ) -> Result<Option<(u8, Vec<FreeRead>)>, String> {
+        answer(
+            prog,
+            &crate::locate::program_files(prog, dir),
+            t,
+            first,
+            budget,
+        )
+    }
+
     /// Prints the byte past the end of its argument's string.
     const PRINTS_PAST_THE_END: &str = r#"#include <stdio.h>
 int main(int argc, char **argv) {
@@ -181,14 +260,14 @@ int main(int argc, char **argv) {
     fn the_byte_is_the_first_with_which_the_run_prints_as_recorded() {
         let (dir, prog) = program(PRINTS_PAST_THE_END);
         let t = recorded("ab", "9\n", "7\n");
-        let (byte, reads) = answer(&prog, dir.path(), &t, 0, &Budget::unlimited())
+        let (byte, reads) = answer_in(&prog, dir.path(), &t, 0, &Budget::unlimited())
             .unwrap()
             .expect("a read past the end");
         assert_eq!(byte, 7);
         assert_eq!((reads.len(), reads[0].range.start.line), (1, 3));
         // Nothing prints what no byte prints.
         let t = recorded("ab", "9\n", "1000\n");
-        let err = answer(&prog, dir.path(), &t, 0, &Budget::unlimited()).unwrap_err();
+        let err = answer_in(&prog, dir.path(), &t, 0, &Budget::unlimited()).unwrap_err();
         assert!(err.contains("no byte"), "{err}");
     }
 
@@ -199,7 +278,7 @@ int main(int argc, char **argv) {
         // Without coverage, 0 prints as recorded.
         let budget = Budget::unlimited();
         assert_eq!(
-            answer(&prog, dir.path(), &t, 0, &budget)
+            answer_in(&prog, dir.path(), &t, 0, &budget)
                 .unwrap()
                 .unwrap()
                 .0,
@@ -212,7 +291,7 @@ int main(int argc, char **argv) {
         };
         t.recorded_lines = Some([("program.c".to_string(), lines)].into());
         assert_eq!(
-            answer(&prog, dir.path(), &t, 0, &budget)
+            answer_in(&prog, dir.path(), &t, 0, &budget)
                 .unwrap()
                 .unwrap()
                 .0,
@@ -248,7 +327,7 @@ int main(int argc, char **argv) {
         t.recorded_lines = Some([("program.c".to_string(), lines)].into());
         let budget = Budget::unlimited();
         assert_eq!(
-            answer(&prog, dir.path(), &t, 7, &budget)
+            answer_in(&prog, dir.path(), &t, 7, &budget)
                 .unwrap()
                 .unwrap()
                 .0,
@@ -269,7 +348,7 @@ int main(int argc, char **argv) {
             .into(),
         );
         assert_eq!(
-            answer(&prog, dir.path(), &t, 7, &budget)
+            answer_in(&prog, dir.path(), &t, 7, &budget)
                 .unwrap()
                 .unwrap()
                 .0,
@@ -283,18 +362,18 @@ int main(int argc, char **argv) {
         let mut t = recorded("ab", "9\n", "");
         t.observed_exit = None;
         t.observed_signal = Some(11);
-        let err = answer(&prog, dir.path(), &t, 0, &Budget::unlimited()).unwrap_err();
+        let err = answer_in(&prog, dir.path(), &t, 0, &Budget::unlimited()).unwrap_err();
         assert!(err.contains("signal 11"), "{err}");
         let (dir, prog) = program("int main(void) { int *p = 0; return *p; }\n");
         let mut t = recorded("", "", "");
         assert_eq!(
-            answer(&prog, dir.path(), &t, 0, &Budget::unlimited()),
+            answer_in(&prog, dir.path(), &t, 0, &Budget::unlimited()),
             Ok(None)
         );
         // Nor is a crash there a read outside an object.
         t.observed_signal = Some(11);
         assert_eq!(
-            answer(&prog, dir.path(), &t, 0, &Budget::unlimited()),
+            answer_in(&prog, dir.path(), &t, 0, &Budget::unlimited()),
             Ok(None)
         );
     }

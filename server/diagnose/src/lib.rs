@@ -576,8 +576,7 @@ fn diagnosable(
 ) -> Diagnosable {
     let mut hung = Vec::new();
     let mut runs: Vec<(ModelTest, ModelRun)> = Vec::new();
-    let mut unanswered = 0;
-    let mut last_byte = 0;
+    let mut answerer = free_reads::Answerer::new(prog, root, budget);
     for mut t in tests {
         let mut verdict = model_run_verdict(prog, &t);
         let stops_at_ub = matches!(
@@ -587,20 +586,8 @@ fn diagnosable(
                 ..
             })
         );
-        if stops_at_ub && unanswered < MAX_UNANSWERED {
-            match free_reads::answer(prog, root, &t, last_byte, budget) {
-                Ok(Some((byte, reads))) => {
-                    last_byte = byte;
-                    t.input.free_reads = Some(byte);
-                    note_free_reads(prog, root, &t.name, byte, reads, report);
-                    verdict = model_run_verdict(prog, &t);
-                }
-                Ok(None) => {}
-                Err(why) => {
-                    unanswered += 1;
-                    t.unanswered_reads = Some(format!("it reads outside an object, and {why}"));
-                }
-            }
+        if stops_at_ub && answerer.answer(&mut t, &mut report.free_reads) {
+            verdict = model_run_verdict(prog, &t);
         }
         match verdict {
             Ok(run) => runs.push((t, run)),
@@ -617,9 +604,9 @@ fn diagnosable(
     // each SAT call is cheaper, and a short failing run points at fewer
     // statements. Runs that stop at undefined behaviour go last: the
     // encoding cannot follow them, and short inputs are the likeliest to
-    // read past the end of a string.
-    // Runs whose reads outside an object were answered come after the
-    // others, which rest on no byte the model had to infer.
+    // read past the end of a string. Runs whose reads outside an object
+    // were answered come before those, after the others, which rest on no
+    // byte the model had to infer.
     runs.sort_by_key(|(t, run)| (run.stops_at_ub, t.input.free_reads.is_some(), run.steps));
     let (tests, left_out) = pick_tests(runs.into_iter().map(|(t, _)| t).collect());
     for t in &left_out {
@@ -629,40 +616,6 @@ fn diagnosable(
         tests,
         left_out,
         hung,
-    }
-}
-
-/// Tests whose reads outside an object no byte answers after which no
-/// other is tried: each costs up to 256 runs of the budget, and runs of
-/// one program that crash or read past far tend to do so alike.
-const MAX_UNANSWERED: usize = 4;
-
-/// Notes in `report` the reads outside an object that `byte` answered in
-/// the run of test `name`.
-fn note_free_reads(
-    prog: &Program,
-    root: &Path,
-    name: &str,
-    byte: u8,
-    reads: Vec<faultlens_csem::FreeRead>,
-    report: &mut DiagnosisReport,
-) {
-    for read in reads {
-        let file = prog
-            .files
-            .get(read.range.file as usize)
-            .map(|p| locate::relative(root, &root.join(p)))
-            .unwrap_or_default();
-        report
-            .free_reads
-            .push(faultlens_core::diagnosis::FreeReadNote {
-                test: name.to_string(),
-                file,
-                line: read.range.start.line,
-                what: read.message,
-                reads: read.count,
-                byte,
-            });
     }
 }
 

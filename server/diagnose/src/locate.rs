@@ -140,6 +140,15 @@ impl Locator {
     }
 }
 
+/// The names of the program's files as the results name them: relative to
+/// `root` when under it (see [`relative`]), in the program's file order.
+pub(crate) fn program_files(prog: &Program, root: &Path) -> Vec<String> {
+    prog.files
+        .iter()
+        .map(|p| relative(root, &root.join(p)))
+        .collect()
+}
+
 /// `path` relative to `root` with `/` separators when it lies under it.
 pub(crate) fn relative(root: &Path, path: &Path) -> String {
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
