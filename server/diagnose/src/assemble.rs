@@ -64,7 +64,10 @@ pub(crate) fn report_diagnoses(
                 prog,
                 &joint.active_tests(),
                 locator,
-                &|i| Some(joint.tests[i].enc.slots(&|l| joint::holds(&f.model, l))),
+                &|i| match &f.shown {
+                    Some(values) => values.get(&i).cloned(),
+                    None => Some(joint.tests[i].enc.slots(&|l| joint::holds(&f.model, l))),
+                },
                 &mut report.stats,
             )
         } else {

@@ -37,6 +37,7 @@ pub mod plan;
 mod recorded;
 mod refine;
 pub mod search;
+mod shown;
 mod suspects;
 mod swaps;
 #[cfg(test)]
@@ -402,6 +403,10 @@ fn diagnose_from(
         let concrete = step.share_of_rest(CONCRETE_SHARE);
         let found = witnesses::find(prog, &tests, &trusted, &candidates, &concrete);
         witnessed = first_pass(&ctx, encoded, found, opts, covering, &step).map(Some);
+        match &witnessed {
+            Ok(Some((w, _))) => shown::Shown::all_of(w),
+            _ => Vec::new(),
+        }
     })?;
     let (witnessed, first_pass_sat_calls) = witnessed?.unzip();
     for (name, reason) in &searched.skipped {

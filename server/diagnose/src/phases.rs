@@ -5,6 +5,7 @@
 use crate::bridge::ModelTest;
 use crate::joint::Joint;
 use crate::plan::{Clock, PLAN};
+use crate::shown::Shown;
 use crate::{
     encode_options, search, CancelToken, DiagnoseError, DiagnoseOptions, DiagnoseProgress,
     MAX_CLAUSES,
@@ -87,14 +88,15 @@ pub(crate) fn which_reported(
 }
 
 /// Runs the plan's two searches over `tests`; `between` runs after the
-/// first with the tests the second takes.
+/// first with the tests the second takes, and returns the diagnoses it
+/// showed for them (the second search accepts those without paths).
 pub(crate) fn search_phases<'p>(
     ctx: &PhaseContext<'p>,
     tests: &[ModelTest],
     opts: &DiagnoseOptions,
     whole: &Budget,
     clock: &Clock,
-    between: &mut dyn FnMut(&[ModelTest]),
+    between: &mut dyn FnMut(&[ModelTest]) -> Vec<Shown>,
 ) -> Result<Searched<'p>, DiagnoseError> {
     // Phase 1: each test along its own run's path. Phase 2: paths explored
     // on demand; it supersedes phase 1 when it finishes.
@@ -103,6 +105,7 @@ pub(crate) fn search_phases<'p>(
         ctx,
         tests,
         1,
+        &[],
         &clock.until(&PLAN.own_paths),
         &mut own_skipped,
     )?;
@@ -110,7 +113,7 @@ pub(crate) fn search_phases<'p>(
     // run's path (e.g. a failed assert, whose own path ends in the abort)
     // may still be explained along another, so phase 2 gets it back.
     let encoded: Vec<ModelTest> = own.joint.tests.iter().map(|t| t.test.clone()).collect();
-    between(&encoded);
+    let shown = between(&encoded);
     let explore = opts.max_paths_per_test > 1 && whole.exhausted().is_none();
     let mut ex_skipped = Vec::new();
     let explored = if explore && !encoded.is_empty() {
@@ -118,6 +121,7 @@ pub(crate) fn search_phases<'p>(
             ctx,
             &encoded,
             opts.max_paths_per_test,
+            &shown,
             &clock.until(&PLAN.explored_paths),
             &mut ex_skipped,
         )?)
@@ -172,13 +176,15 @@ pub(crate) struct Phase<'p> {
 }
 
 /// Encodes `tests` (up to `max_paths` paths each, explored on demand) and
-/// searches. If no set of statements explains every test, the tests that
+/// searches; a proposal among the diagnoses `shown` already is accepted as
+/// it is. If no set of statements explains every test, the tests that
 /// cannot pass on their own are found, left out (into `skipped`), and the
 /// search runs again.
 fn run_phase<'p>(
     ctx: &PhaseContext<'p>,
     tests: &[ModelTest],
     max_paths: usize,
+    shown: &[Shown],
     budget: &Budget,
     skipped: &mut Vec<(String, String)>,
 ) -> Result<Phase<'p>, DiagnoseError> {
@@ -223,6 +229,19 @@ fn run_phase<'p>(
         let started = ctx.start.elapsed();
         (ctx.progress)(DiagnoseProgress::Solving { found: 0 });
         let (hard, softs) = joint.start();
+        if max_paths > 1 {
+            joint.explore_one_test = true;
+            let active: Vec<(usize, &str)> = joint
+                .active_tests()
+                .into_iter()
+                .map(|(i, t)| (i, t.name.as_str()))
+                .collect();
+            let accepted = shown
+                .iter()
+                .filter_map(|s| Some((s.stmts.clone(), s.for_tests(active.iter().copied())?)))
+                .collect();
+            joint.shown = accepted;
+        }
         let mut found =
             search::search(hard, softs, &mut joint, ctx.search_opts, budget, &mut |n| {
                 (ctx.progress)(DiagnoseProgress::Solving { found: n })
@@ -390,6 +409,7 @@ mod tests {
                     cost: 1,
                     optimal: true,
                     model: Default::default(),
+                    shown: None,
                 })
                 .collect(),
             complete,

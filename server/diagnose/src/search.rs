@@ -16,11 +16,16 @@
 //! on 8 numfmt tests (600,000 clauses) the first solve took 0.4–0.65 s
 //! instead of 1.4 s. A hint only: no model is excluded.
 
+use faultlens_csem::encode::Slot;
 use faultlens_maxsat::rustsat::types::{Assignment, Lit, Var};
 use faultlens_maxsat::{Algorithm, Budget, Instance, MaxSat, SoftId, Status, StopReason};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::{Duration, Instant};
+
+/// Per test (its index in the formula), the values a diagnosis's
+/// statements take for it to pass.
+pub type Values = BTreeMap<usize, Vec<Slot>>;
 
 /// What a refiner adds after looking at a candidate model.
 #[derive(Default)]
@@ -28,6 +33,10 @@ pub struct Refinement {
     pub clauses: Vec<Vec<Lit>>,
     /// New soft literals (health literals of statements met on demand).
     pub softs: Vec<(Lit, u64)>,
+    /// With nothing to add: the model's unhealthy statements were shown to
+    /// be a diagnosis elsewhere, with these values (the model itself may
+    /// leave the encoded paths and then says nothing of them).
+    pub shown: Option<Values>,
 }
 
 impl Refinement {
@@ -67,6 +76,9 @@ pub struct Found {
     pub cost: u64,
     pub optimal: bool,
     pub model: Assignment,
+    /// The values shown for it, where the model's are not (see
+    /// [`Refinement::shown`]).
+    pub shown: Option<Values>,
 }
 
 pub struct SearchResult {
@@ -241,6 +253,7 @@ pub fn search(
             cost: solution.cost,
             optimal,
             model: solution.model,
+            shown: refinement.shown,
         });
         on_found(result.found.len());
     }
