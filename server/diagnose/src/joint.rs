@@ -12,6 +12,7 @@
 
 use crate::bridge::ModelTest;
 use crate::search::{Refinement, Refiner, Values};
+use crate::shown::Shown;
 use faultlens_csem::encode::{EncodeOptions, Formula, TestEncoding};
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::rustsat::types::{Assignment, Lit, TernaryVal, Var};
@@ -109,6 +110,16 @@ impl<'p> Joint<'p> {
                 None => e.to_string(),
             }),
         }
+    }
+
+    /// Accepts the diagnoses `shown` already that have values for every
+    /// active test (keyed by test index from now on).
+    pub fn accept_shown(&mut self, shown: &[Shown]) {
+        let active = self.active_tests();
+        self.shown = shown
+            .iter()
+            .filter_map(|s| Some((s.stmts.clone(), s.for_tests(&active)?)))
+            .collect();
     }
 
     /// The values of the shown diagnosis whose statements are exactly

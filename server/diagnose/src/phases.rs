@@ -231,16 +231,7 @@ fn run_phase<'p>(
         let (hard, softs) = joint.start();
         if max_paths > 1 {
             joint.explore_one_test = true;
-            let active: Vec<(usize, &str)> = joint
-                .active_tests()
-                .into_iter()
-                .map(|(i, t)| (i, t.name.as_str()))
-                .collect();
-            let accepted = shown
-                .iter()
-                .filter_map(|s| Some((s.stmts.clone(), s.for_tests(active.iter().copied())?)))
-                .collect();
-            joint.shown = accepted;
+            joint.accept_shown(shown);
         }
         let mut found =
             search::search(hard, softs, &mut joint, ctx.search_opts, budget, &mut |n| {

@@ -5,6 +5,7 @@
 //! model takes until one stays on them: on numfmt's 8 tests the fault alone
 //! was proposed 17 times, each time 300,000 to 700,000 clauses more.
 
+use crate::bridge::ModelTest;
 use crate::search::Values;
 use crate::witnesses::Witnessed;
 use faultlens_csem::encode::Slot;
@@ -33,15 +34,12 @@ impl Shown {
             .collect()
     }
 
-    /// Its values keyed by the index of each of `tests` (`(index, name)`),
-    /// if it has values for all of them.
-    pub fn for_tests<'a>(
-        &self,
-        mut tests: impl Iterator<Item = (usize, &'a str)>,
-    ) -> Option<Values> {
-        tests.try_fold(Values::new(), |mut values, (i, name)| {
-            values.insert(i, self.values.get(name)?.clone());
-            Some(values)
-        })
+    /// Its values keyed by the index of each of `tests` (a joint formula's
+    /// active tests), if it has values for all of them.
+    pub fn for_tests(&self, tests: &[(usize, &ModelTest)]) -> Option<Values> {
+        tests
+            .iter()
+            .map(|(i, t)| Some((*i, self.values.get(&t.name)?.clone())))
+            .collect()
     }
 }
