@@ -26,6 +26,9 @@ local defaults = {
     -- Diagnose in the background after each localization with failing tests.
     diagnose = true,
     diagnoseTimeLimitSeconds = 30,
+    -- A deterministic budget beside the time budget (units of about a
+    -- second of work, the same on every machine); nil: the time alone.
+    diagnoseEffort = nil,
   },
   -- Show the diagnosis's angelic values (inlay hints, `⟵ 5 makes t7 pass`)
   -- at the end of diagnosed statements: through vim.lsp.inlay_hint where

@@ -15,6 +15,8 @@ export interface ServerSettings {
   fuseDiagnosis: boolean;
   /** Time budget of a background diagnosis. */
   diagnoseTimeLimitSeconds: number;
+  /** Deterministic budget of a background diagnosis (effort units); null: the time budget alone (sent, so clearing the setting removes it). */
+  diagnoseEffort: number | null;
   /** Localize again when the developer's own test run fails. */
   localizeAfterTestRuns: boolean;
   /** Command lines that run tests; null: the server's defaults (sent, so clearing the setting restores them). */
@@ -28,12 +30,14 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   diagnose: true,
   fuseDiagnosis: true,
   diagnoseTimeLimitSeconds: 30,
+  diagnoseEffort: null,
   localizeAfterTestRuns: true,
   testCommands: null,
 };
 
 const MAX_TOP_N = 1000;
 const MAX_DIAGNOSE_SECONDS = 3600;
+const MAX_DIAGNOSE_EFFORT = 3600;
 
 /** Reads a setting by its key below `faultlens.` (e.g. "topN"). */
 export type SettingReader = (key: string) => unknown;
@@ -61,6 +65,12 @@ function diagnoseSeconds(v: unknown): number {
   return Math.min(MAX_DIAGNOSE_SECONDS, v);
 }
 
+/** A usable effort budget, else null (the time budget alone). */
+function diagnoseEffort(v: unknown): number | null {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return null;
+  return Math.min(MAX_DIAGNOSE_EFFORT, v);
+}
+
 /** A list of non-empty command lines, or null for the server's defaults. */
 function testCommands(v: unknown): string[] | null {
   if (!Array.isArray(v)) return null;
@@ -76,6 +86,7 @@ export function readServerSettings(get: SettingReader): ServerSettings {
     diagnose: get("diagnose") !== false,
     fuseDiagnosis: get("fuseDiagnosis") !== false,
     diagnoseTimeLimitSeconds: diagnoseSeconds(get("diagnoseTimeLimitSeconds")),
+    diagnoseEffort: diagnoseEffort(get("diagnoseEffort")),
     localizeAfterTestRuns: get("localizeAfterTestRuns") !== false,
     testCommands: testCommands(get("testCommands")),
   };
@@ -103,6 +114,7 @@ export const SERVER_SETTING_KEYS: readonly (keyof ServerSettings)[] = [
   "diagnose",
   "fuseDiagnosis",
   "diagnoseTimeLimitSeconds",
+  "diagnoseEffort",
   "localizeAfterTestRuns",
   "testCommands",
 ];

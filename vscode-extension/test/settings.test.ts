@@ -13,6 +13,7 @@ test("defaults when nothing is set", () => {
     diagnose: true,
     fuseDiagnosis: true,
     diagnoseTimeLimitSeconds: 30,
+    diagnoseEffort: null,
     localizeAfterTestRuns: true,
     testCommands: null,
   });
@@ -30,6 +31,7 @@ test("settings map one to one onto the server's keys", () => {
     diagnose: true,
     fuseDiagnosis: true,
     diagnoseTimeLimitSeconds: 30,
+    diagnoseEffort: null,
     localizeAfterTestRuns: true,
     testCommands: null,
   });
@@ -37,6 +39,7 @@ test("settings map one to one onto the server's keys", () => {
   assert.equal(d.diagnose, false);
   assert.equal(d.fuseDiagnosis, false);
   assert.equal(d.diagnoseTimeLimitSeconds, 5);
+  assert.equal(readServerSettings(reader({ diagnoseEffort: 12.5 })).diagnoseEffort, 12.5);
 });
 
 test("test-run settings: a list of command lines, else the server's defaults", () => {
@@ -57,6 +60,9 @@ test("bad values fall back to the defaults or are clamped", () => {
   assert.equal(readServerSettings(reader({ diagnose: "no" })).diagnose, true);
   assert.equal(readServerSettings(reader({ diagnoseTimeLimitSeconds: 0 })).diagnoseTimeLimitSeconds, 30);
   assert.equal(readServerSettings(reader({ diagnoseTimeLimitSeconds: 1e9 })).diagnoseTimeLimitSeconds, 3600);
+  assert.equal(readServerSettings(reader({ diagnoseEffort: 0 })).diagnoseEffort, null);
+  assert.equal(readServerSettings(reader({ diagnoseEffort: "30" })).diagnoseEffort, null);
+  assert.equal(readServerSettings(reader({ diagnoseEffort: 1e9 })).diagnoseEffort, 3600);
 });
 
 test("measure names are normalized like the server does", () => {
@@ -79,6 +85,7 @@ test("initializationOptions carry trust; configuration changes never do", () => 
         diagnose: true,
         fuseDiagnosis: true,
         diagnoseTimeLimitSeconds: 30,
+        diagnoseEffort: null,
         localizeAfterTestRuns: true,
         testCommands: null,
       },

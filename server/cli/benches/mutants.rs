@@ -111,6 +111,8 @@ struct Diagnosed {
     rank: Option<usize>,
     time: Duration,
     complete: bool,
+    /// The longest one SAT call ran past its step's deadline, in ms.
+    overrun_ms: f64,
     /// How many diagnoses and failing tests, or why it was refused.
     summary: String,
 }
@@ -327,8 +329,9 @@ fn main() {
         times.sort();
         let mut ranks: Vec<usize> = diagnosed.iter().filter_map(|d| d.rank).collect();
         ranks.sort();
+        let overrun = diagnosed.iter().map(|d| d.overrun_ms).fold(0.0, f64::max);
         println!(
-            "\ndiagnosis: contains the fault in {contains} of {} versions (median rank {}), complete search in {complete}, median time {:.1} s",
+            "\ndiagnosis: contains the fault in {contains} of {} versions (median rank {}), complete search in {complete}, median time {:.1} s, worst overrun of a deadline by a SAT call {overrun:.0} ms",
             diagnosed.len(),
             ranks.get(ranks.len() / 2).map_or("-".into(), |r| r.to_string()),
             times[times.len() / 2].as_secs_f64()
@@ -416,6 +419,7 @@ fn diagnosis_of(dir: &Path, limit: &str, file: &str, line: u32) -> Diagnosed {
         rank: rank.map(|r| r + 1),
         time,
         complete: doc["complete"] == true,
+        overrun_ms: doc["stats"]["worst_overrun_ms"].as_f64().unwrap_or(0.0),
         summary,
     }
 }

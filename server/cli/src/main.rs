@@ -164,9 +164,12 @@ enum Command {
         /// Output: a table for people, the diagnosis document as JSON, or SARIF 2.1.0.
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
-        /// Time budget of the search in seconds (default: 30); what was found by then is reported.
+        /// Time budget of the search in seconds (default: 30, none with --effort alone); what was found by then is reported.
         #[arg(long, value_parser = parse_seconds)]
         time_limit: Option<f64>,
+        /// Deterministic budget of the search: N units of work (each about a second on a 2-core machine), counted the same on every machine, so the same project gives the same diagnosis anywhere (CI, tests). With --time-limit too, the first reached ends it.
+        #[arg(long, value_name = "N", value_parser = parse_effort)]
+        effort: Option<f64>,
         /// Largest diagnosis (statements) enumerated (default: 3).
         #[arg(long, value_parser = parse_count)]
         max_size: Option<usize>,
@@ -246,6 +249,18 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         _ => Err(format!(
             "{text:?} is not a number of seconds more than 0 and at most {} (a week)",
             faultlens_workspace::config::MAX_TIMEOUT_SECONDS
+        )),
+    }
+}
+
+/// The largest `--effort` (a week of work).
+const MAX_EFFORT: f64 = 604_800.0;
+
+fn parse_effort(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(e) if e > 0.0 && e <= MAX_EFFORT => Ok(e),
+        _ => Err(format!(
+            "{text:?} is not an effort more than 0 and at most {MAX_EFFORT} (units of about a second of work)"
         )),
     }
 }
@@ -346,12 +361,14 @@ fn main() -> ExitCode {
             path,
             format,
             time_limit,
+            effort,
             max_size,
             max,
         } => commands::diagnose::run(commands::diagnose::DiagnoseArgs {
             path,
             format,
             time_limit,
+            effort,
             max_size,
             max,
         }),

@@ -360,6 +360,14 @@ pub struct DiagnosisStats {
     pub checked_alone: u64,
     #[serde(default)]
     pub explained_alone: u64,
+    /// The work done, in effort units (`faultlens diagnose --effort`): the
+    /// same on every machine for the same project, tests and limits.
+    #[serde(default)]
+    pub effort: f64,
+    /// The longest any SAT call ran past the deadline of its step, in
+    /// milliseconds (0 when every call ended in time).
+    #[serde(default)]
+    pub worst_overrun_ms: f64,
 }
 
 #[cfg(test)]

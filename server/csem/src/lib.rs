@@ -25,8 +25,8 @@ pub mod types;
 
 pub use error::CsemError;
 pub use interp::{
-    run, FreeRead, Functional, Observation, Outcome, Overrides, RunOptions, RunResult, Swap,
-    TestInput, TraceEvent, TraceValue,
+    run, steps_run_on_this_thread, FreeRead, Functional, Observation, Outcome, Overrides,
+    RunOptions, RunResult, Swap, TestInput, TraceEvent, TraceValue,
 };
 pub use ir::Program;
 pub use library::Files;

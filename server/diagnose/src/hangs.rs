@@ -61,7 +61,7 @@ pub(crate) fn diagnose(
             ctx.candidates.len(),
             names.join(", "),
             match budget.exhausted() {
-                Some(_) => " before the time budget ran out",
+                Some(_) => " before the budget ran out",
                 None => "",
             },
         )));
@@ -107,6 +107,8 @@ pub(crate) fn diagnose(
         report.stats.first_ms = ms(first.duration_since(ctx.start));
     }
     report.stats.total_ms = ms(ctx.start.elapsed());
+    report.stats.effort = budget.meter().effort();
+    report.stats.worst_overrun_ms = ms(budget.meter().worst_overrun());
     Ok(report)
 }
 
@@ -115,7 +117,6 @@ mod tests {
     use super::*;
     use crate::test_programs::{printing, program, HANGING_WIDTH};
     use crate::{diagnose_program, CancelToken, DiagnoseOptions};
-    use std::time::Duration;
 
     fn counts(name: &str, args: &[&str]) -> ModelTest {
         let mut t = printing(name, "1\n");
@@ -129,12 +130,11 @@ mod tests {
         let (dir, prog) = program(HANGING_WIDTH);
         let tests = vec![counts("three", &["3", "5", "7"]), counts("nine", &["9"])];
         let opts = DiagnoseOptions {
-            time_limit: Some(Duration::from_secs(60)),
             suspects: lines
                 .iter()
                 .map(|&l| ("program.c".to_string(), l))
                 .collect(),
-            ..DiagnoseOptions::default()
+            ..DiagnoseOptions::with_effort(60.0)
         };
         diagnose_program(
             &prog,

@@ -407,7 +407,7 @@ int main(int argc, char **argv) {
         let opts = SearchOptions {
             max_size: 2,
             max_diagnoses: 10,
-            budget_text: String::new(),
+            budget_text: search::BudgetText::default(),
         };
         let found = search(hard, softs, joint, &opts, &Budget::unlimited(), &mut |_| {}).unwrap();
         assert!(found.complete);

@@ -71,6 +71,12 @@ pub struct DiagnoseOptions {
     pub max_diagnoses: usize,
     /// Wall-time budget of the whole run; `None` = unlimited.
     pub time_limit: Option<Duration>,
+    /// Deterministic budget of the whole run, in effort units
+    /// ([`faultlens_maxsat::UNITS_PER_EFFORT`] work units each, about a
+    /// second of work on the machine the weights were measured on): the
+    /// same project stops at the same point on every machine. `None` =
+    /// unlimited. With both limits, the first reached ends each step.
+    pub effort: Option<f64>,
     /// Paths encoded per test at most (the failing run's own, plus explored ones).
     pub max_paths_per_test: usize,
     /// `(file, line)`s, most suspicious first, whose statements are checked
@@ -84,12 +90,31 @@ pub struct DiagnoseOptions {
     pub trusted_files: Vec<String>,
 }
 
+/// The time limit beside a deterministic budget ([`DiagnoseOptions::with_effort`]):
+/// only a hang's stop.
+pub const HANG_CAP: Duration = Duration::from_secs(3600);
+
+impl DiagnoseOptions {
+    /// The default options with a deterministic budget of `effort`, and a
+    /// time limit ([`HANG_CAP`]) far beyond what that effort takes on any
+    /// machine: the same project gives the same report anywhere (tests, CI).
+    #[must_use]
+    pub fn with_effort(effort: f64) -> DiagnoseOptions {
+        DiagnoseOptions {
+            time_limit: Some(HANG_CAP),
+            effort: Some(effort),
+            ..DiagnoseOptions::default()
+        }
+    }
+}
+
 impl Default for DiagnoseOptions {
     fn default() -> Self {
         DiagnoseOptions {
             max_size: 3,
             max_diagnoses: 20,
             time_limit: Some(Duration::from_secs(30)),
+            effort: None,
             max_paths_per_test: 32,
             suspects: Vec::new(),
             trusted_files: Vec::new(),
@@ -318,7 +343,7 @@ fn diagnose_from(
     progress: &dyn Fn(DiagnoseProgress),
     cancel: &CancelToken,
 ) -> Result<DiagnosisReport, DiagnoseError> {
-    let clock = Clock::new(start, opts.time_limit, cancel);
+    let clock = Clock::new(start, opts.time_limit, effort_units(opts), cancel);
     let budget = clock.whole();
     let mut report = DiagnosisReport {
         groups: groups::group(&observations(&tests)),
@@ -377,10 +402,7 @@ fn diagnose_from(
     let search_opts = search::SearchOptions {
         max_size: opts.max_size,
         max_diagnoses: opts.max_diagnoses,
-        budget_text: match opts.time_limit {
-            Some(d) => format!("time budget of {}", human(d)),
-            None => "time budget".into(),
-        },
+        budget_text: budget_text(opts),
     };
     let ctx = phases::PhaseContext {
         prog,
@@ -545,7 +567,7 @@ fn diagnose_from(
     report.stats.variables = u64::from(last.joint.f.cnf.n_vars());
     report.stats.clauses = last.joint.f.cnf.clauses.len() as u64;
     report.stats.paths = last.joint.paths();
-    report.stats.total_ms = ms(start.elapsed());
+    clock.note_spent(&mut report.stats, start);
     Ok(report)
 }
 
@@ -929,6 +951,26 @@ pub(crate) fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
+/// The effort limit in the meter's work units.
+fn effort_units(opts: &DiagnoseOptions) -> Option<u64> {
+    opts.effort
+        .map(|e| (e.max(0.0) * faultlens_maxsat::UNITS_PER_EFFORT as f64) as u64)
+}
+
+/// How the report names each budget, when one stops the search.
+fn budget_text(opts: &DiagnoseOptions) -> search::BudgetText {
+    search::BudgetText {
+        time: match opts.time_limit {
+            Some(d) => format!("time budget of {}", human(d)),
+            None => "time budget".into(),
+        },
+        effort: match opts.effort {
+            Some(e) => format!("effort budget of {e}"),
+            None => "effort budget".into(),
+        },
+    }
+}
+
 fn human(d: Duration) -> String {
     if d.as_millis().is_multiple_of(1000) {
         format!("{} s", d.as_secs())
@@ -957,14 +999,12 @@ pub fn diagnosis_instance(
         }
         let _ = joint.add(t);
     }
-    let mut budget = Budget::unlimited().with_cancel(cancel.clone());
-    if let Some(limit) = opts.time_limit {
-        budget = budget.with_time_limit(limit);
-    }
+    let clock = Clock::new(Instant::now(), opts.time_limit, effort_units(opts), cancel);
+    let budget = clock.whole();
     let search_opts = search::SearchOptions {
         max_size: opts.max_size,
         max_diagnoses: 1,
-        budget_text: "time budget".into(),
+        budget_text: budget_text(opts),
     };
     let (hard, softs) = joint.start();
     search::search(hard, softs, &mut joint, &search_opts, &budget, &mut |_| {})

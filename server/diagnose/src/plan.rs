@@ -3,10 +3,15 @@
 //!
 //! A share is a fraction of the whole budget counted from the start: a step
 //! that ends early leaves its time to the next, and each ends by its share
-//! at the latest. (The budget itself, with cancellation, is the one
-//! non-deterministic input of the engine.)
+//! at the latest. The budget is a wall-clock limit, an effort limit
+//! (deterministic work: the same input stops at the same point on every
+//! machine), or both; each step ends at its share of each. (The time
+//! limit, with cancellation, is the one non-deterministic input of the
+//! engine.)
 
-use faultlens_maxsat::{Budget, CancelToken};
+use crate::ms;
+use faultlens_core::diagnosis::DiagnosisStats;
+use faultlens_maxsat::{Budget, CancelToken, Meter};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -98,37 +103,68 @@ impl Plan {
     }
 }
 
+/// Steps of the model's interpreter per work unit of the effort meter
+/// (about 3.6 million a second on the fixtures' diagnoses).
+const MODEL_STEPS_PER_UNIT: u64 = 4;
+
 /// The budgets of one run's steps: each ends at its share of the time
-/// limit counted from `start`, and all stop on cancellation.
+/// limit counted from `start` and at the same share of the effort limit
+/// counted on the run's one meter, and all stop on cancellation.
 pub struct Clock {
     start: Instant,
     limit: Option<Duration>,
+    /// The effort limit in the meter's work units.
+    effort: Option<u64>,
+    meter: Meter,
     cancel: CancelToken,
 }
 
 impl Clock {
-    pub fn new(start: Instant, limit: Option<Duration>, cancel: &CancelToken) -> Clock {
+    pub fn new(
+        start: Instant,
+        limit: Option<Duration>,
+        effort: Option<u64>,
+        cancel: &CancelToken,
+    ) -> Clock {
         Clock {
             start,
             limit,
+            effort,
+            meter: Meter::also_counting(
+                faultlens_csem::steps_run_on_this_thread,
+                MODEL_STEPS_PER_UNIT,
+            ),
             cancel: cancel.clone(),
         }
     }
 
     /// The budget of `step`.
     pub fn until(&self, step: &Step) -> Budget {
-        let mut budget = Budget::unlimited().with_cancel(self.cancel.clone());
-        if let Some(limit) = self.limit {
-            budget = budget.with_deadline(self.start + limit.mul_f64(step.until));
-        }
-        budget
+        self.ending_at(step.until)
     }
 
     /// The whole run's budget.
     pub fn whole(&self) -> Budget {
-        let mut budget = Budget::unlimited().with_cancel(self.cancel.clone());
+        self.ending_at(1.0)
+    }
+
+    /// Writes what the run spent into `stats`: its time since `start`, its
+    /// effort and the worst overrun of a deadline.
+    pub fn note_spent(&self, stats: &mut DiagnosisStats, start: Instant) {
+        stats.total_ms = ms(start.elapsed());
+        stats.effort = self.meter.effort();
+        stats.worst_overrun_ms = ms(self.meter.worst_overrun());
+    }
+
+    fn ending_at(&self, share: f64) -> Budget {
+        let mut budget = Budget::unlimited()
+            .with_meter(&self.meter)
+            .with_cancel(self.cancel.clone());
         if let Some(limit) = self.limit {
-            budget = budget.with_time_limit(limit);
+            budget = budget.with_deadline(self.start + limit.mul_f64(share));
+        }
+        if let Some(effort) = self.effort {
+            budget = budget.with_effort_until((effort as f64 * share) as u64);
         }
         budget
     }
@@ -155,10 +191,19 @@ mod tests {
     #[test]
     fn a_step_ends_at_its_share_of_the_limit() {
         let start = Instant::now();
-        let clock = Clock::new(start, Some(Duration::from_secs(10)), &CancelToken::new());
+        let clock = Clock::new(
+            start,
+            Some(Duration::from_secs(10)),
+            Some(1000),
+            &CancelToken::new(),
+        );
         let budget = clock.until(&PLAN.own_paths);
         assert_eq!(budget.deadline(), Some(start + Duration::from_secs(3)));
-        let unlimited = Clock::new(start, None, &CancelToken::new());
+        assert_eq!(budget.effort_until(), Some(300));
+        budget.charge(100);
+        assert_eq!(clock.until(&PLAN.witnesses).effort_left(), Some(300));
+        let unlimited = Clock::new(start, None, None, &CancelToken::new());
         assert!(unlimited.until(&PLAN.cores).deadline().is_none());
+        assert!(unlimited.until(&PLAN.cores).effort_until().is_none());
     }
 }

@@ -96,7 +96,24 @@ pub struct SearchOptions {
     pub max_size: usize,
     pub max_diagnoses: usize,
     /// Said in `stopped` when the budget runs out.
-    pub budget_text: String,
+    pub budget_text: BudgetText,
+}
+
+/// How `stopped` names the budget that ran out.
+#[derive(Clone, Debug, Default)]
+pub struct BudgetText {
+    pub time: String,
+    pub effort: String,
+}
+
+impl BudgetText {
+    pub fn of(reason: StopReason, text: &BudgetText) -> String {
+        match reason {
+            StopReason::Timeout => text.time.clone(),
+            StopReason::Effort => text.effort.clone(),
+            StopReason::Cancelled => "cancelled".into(),
+        }
+    }
 }
 
 /// Variables kept free above the formula for on-demand encoding before the
@@ -186,10 +203,7 @@ pub fn search(
                 break;
             }
             Status::Stopped(reason) => {
-                result.stopped = Some(match reason {
-                    StopReason::Timeout => opts.budget_text.clone(),
-                    StopReason::Cancelled => "cancelled".into(),
-                });
+                result.stopped = Some(BudgetText::of(reason, &opts.budget_text));
                 break;
             }
         };
@@ -310,7 +324,7 @@ mod tests {
         let opts = SearchOptions {
             max_size: 1,
             max_diagnoses: 1,
-            budget_text: String::new(),
+            budget_text: BudgetText::default(),
         };
         for (hint, blamed) in [(vec![h1, !h2], h2), (vec![!h1, h2], h1)] {
             let found = search(

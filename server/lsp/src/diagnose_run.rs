@@ -92,7 +92,10 @@ impl Backend {
             } else if !trigger.asked_by_user() && !state.settings().diagnose {
                 Err("the diagnose setting is off".to_string())
             } else if let Some(root) = state.root().map(Path::to_path_buf) {
-                let limit = state.settings().diagnose_time_limit;
+                let limit = Limits {
+                    time: state.settings().diagnose_time_limit,
+                    effort: state.settings().diagnose_effort,
+                };
                 let progress = state.client_supports_progress();
                 let active = state.jobs_mut().start(JobKind::Diagnose);
                 Ok((active, root, limit, progress))
@@ -192,12 +195,19 @@ impl Backend {
     }
 }
 
+/// The budgets of a background diagnosis, from the settings.
+#[derive(Clone, Copy)]
+struct Limits {
+    time: Duration,
+    effort: Option<f64>,
+}
+
 /// Runs the engine on a blocking thread and installs what it found.
 async fn run(
     backend: Backend,
     active: ActiveJob,
     root: PathBuf,
-    time_limit: Duration,
+    limits: Limits,
     progress: bool,
     trigger: Trigger,
 ) {
@@ -231,7 +241,8 @@ async fn run(
             _ => store::read_results(&work_root)?.ok_or(DiagnoseError::NoResults)?,
         };
         let options = DiagnoseOptions {
-            time_limit: Some(time_limit),
+            time_limit: Some(limits.time),
+            effort: limits.effort,
             ..DiagnoseOptions::default()
         };
         let report = |p: DiagnoseProgress| {

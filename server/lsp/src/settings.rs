@@ -30,6 +30,10 @@ pub struct Settings {
     pub diagnose: bool,
     /// Time budget of a background diagnosis.
     pub diagnose_time_limit: Duration,
+    /// Deterministic budget of a background diagnosis (effort units, as
+    /// `faultlens diagnose --effort`), beside the time budget; `None`: the
+    /// time budget alone.
+    pub diagnose_effort: Option<f64>,
     /// Re-localize when the developer's own test run fails (a report in a
     /// build directory, a test command in the editor's terminal or tasks).
     /// Only when trusted.
@@ -59,6 +63,7 @@ impl Default for Settings {
             timeout: None,
             diagnose: true,
             diagnose_time_limit: Duration::from_secs(DEFAULT_DIAGNOSE_SECONDS),
+            diagnose_effort: None,
             localize_after_test_runs: true,
             test_commands: DEFAULT_TEST_COMMANDS.map(String::from).to_vec(),
         }
@@ -72,13 +77,16 @@ pub const DEFAULT_DIAGNOSE_SECONDS: u64 = 30;
 /// `faultlens diagnose`).
 pub const MAX_DIAGNOSE_SECONDS: f64 = 3600.0;
 
+/// Largest accepted `diagnoseEffort` (as for the time budget).
+pub const MAX_DIAGNOSE_EFFORT: f64 = 3600.0;
+
 /// Largest accepted `topN`: more would flood the editor without helping.
 pub const MAX_TOP_N: usize = 1000;
 
 impl Settings {
     /// Applies the keys present in `value` (an object with any of `measure`,
     /// `fuseDiagnosis`, `topN`, `autoRunOnSave`, `timeoutSeconds`, `diagnose`,
-    /// `diagnoseTimeLimitSeconds`, `localizeAfterTestRuns`,
+    /// `diagnoseTimeLimitSeconds`, `diagnoseEffort`, `localizeAfterTestRuns`,
     /// `testCommands`), leaving the others as they
     /// are. Returns one human-readable problem per rejected value.
     pub fn apply(&mut self, value: &Value) -> Vec<String> {
@@ -141,6 +149,15 @@ impl Settings {
                 }
                 _ => problems.push(format!(
                     "setting faultlens.diagnoseTimeLimitSeconds must be a number of seconds above 0 (at most {MAX_DIAGNOSE_SECONDS}), got {v}"
+                )),
+            }
+        }
+        if let Some(v) = object.get("diagnoseEffort") {
+            match v.as_f64() {
+                None if v.is_null() => self.diagnose_effort = None,
+                Some(e) if e > 0.0 && e <= MAX_DIAGNOSE_EFFORT => self.diagnose_effort = Some(e),
+                _ => problems.push(format!(
+                    "setting faultlens.diagnoseEffort must be null or a number above 0 (at most {MAX_DIAGNOSE_EFFORT}), got {v}"
                 )),
             }
         }
@@ -265,6 +282,12 @@ mod tests {
         assert!(!s.diagnose);
         assert!(!s.fuse_diagnosis);
         assert_eq!(s.diagnose_time_limit, Duration::from_millis(2500));
+        assert!(s.apply(&json!({"diagnoseEffort": 12.5})).is_empty());
+        assert_eq!(s.diagnose_effort, Some(12.5));
+        assert_eq!(s.apply(&json!({"diagnoseEffort": -1})).len(), 1);
+        assert_eq!(s.diagnose_effort, Some(12.5), "a bad value keeps the old");
+        assert!(s.apply(&json!({"diagnoseEffort": null})).is_empty());
+        assert_eq!(s.diagnose_effort, None);
         let problems = s.apply(&json!({"diagnose": 1, "diagnoseTimeLimitSeconds": 0}));
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(!s.diagnose);

@@ -29,7 +29,7 @@ mod session;
 mod solver;
 mod wcnf;
 
-pub use budget::{Budget, CancelToken, StopReason};
+pub use budget::{Budget, CancelToken, Meter, StopReason, UNITS_PER_EFFORT};
 pub use engine::Solution;
 pub use enumerate::Enumeration;
 pub use instance::{Instance, InstanceError, Soft, SoftId, MAX_TOTAL_WEIGHT};

@@ -12,7 +12,7 @@ use common::lit;
 use faultlens_maxsat::rustsat::types::Lit;
 use faultlens_maxsat::{
     enumerate_mcs, minimal_core, solve, Algorithm, Budget, CancelToken, CoreOutcome, Instance,
-    MaxSat, Status, StopReason,
+    MaxSat, Meter, Status, StopReason,
 };
 
 const PIGEONS: i32 = 13;
@@ -148,4 +148,46 @@ fn a_solver_dropped_before_cancel_is_not_touched() {
     drop(MaxSat::new(&instance, Algorithm::Oll, &budget).unwrap());
     token.cancel(); // must not interrupt the freed solver
     assert!(token.is_cancelled());
+}
+
+#[test]
+fn an_effort_limit_stops_every_run_at_the_same_point() {
+    // The work counted (solver ticks between slices, clauses loaded) does
+    // not depend on the machine: two runs stop after the same calls, with
+    // the same meter reading, and a larger limit gets further.
+    let (instance, _) = pigeonhole();
+    let run = |units: u64| {
+        let meter = Meter::new();
+        let budget = Budget::unlimited()
+            .with_meter(&meter)
+            .with_effort_units(units);
+        let outcome = solve(&instance, Algorithm::Linear, &budget).unwrap();
+        (outcome.status, outcome.stats.sat_calls, meter.spent())
+    };
+    let small = run(200_000);
+    assert_eq!(small.0, Status::Stopped(StopReason::Effort));
+    assert!(small.2 >= 200_000, "stopped only once spent: {small:?}");
+    assert_eq!(run(200_000), small);
+    let larger = run(2_000_000);
+    assert_eq!(larger.0, Status::Stopped(StopReason::Effort));
+    assert!(larger.2 > small.2, "{larger:?} {small:?}");
+}
+
+#[test]
+fn the_meter_keeps_how_far_a_call_ran_past_its_deadline() {
+    // The terminator is polled during a call; the meter keeps the longest
+    // any call ran past the deadline (the benchmarks measure how long:
+    // generous here, where the point is that it stops and is recorded).
+    let (instance, _) = pigeonhole();
+    let meter = Meter::new();
+    let budget = Budget::unlimited()
+        .with_meter(&meter)
+        .with_time_limit(Duration::from_millis(100));
+    let outcome = solve(&instance, Algorithm::Oll, &budget).unwrap();
+    assert_eq!(outcome.status, Status::Stopped(StopReason::Timeout));
+    assert!(
+        meter.worst_overrun() < Duration::from_secs(20),
+        "{:?}",
+        meter.worst_overrun()
+    );
 }

@@ -163,6 +163,7 @@ pub(crate) mod example {
                 variables: 1234,
                 clauses: 5678,
                 paths: 3,
+                effort: 0.93,
                 ..DiagnosisStats::default()
             },
             ..DiagnosisReport::default()

@@ -32,6 +32,7 @@ pub struct DiagnoseArgs {
     pub path: Option<PathBuf>,
     pub format: Format,
     pub time_limit: Option<f64>,
+    pub effort: Option<f64>,
     pub max_size: Option<usize>,
     pub max: Option<usize>,
 }
@@ -96,10 +97,14 @@ fn diagnose(args: DiagnoseArgs) -> anyhow::Result<ExitCode> {
     let options = DiagnoseOptions {
         max_size: args.max_size.unwrap_or(defaults.max_size),
         max_diagnoses: args.max.unwrap_or(defaults.max_diagnoses),
-        time_limit: args
-            .time_limit
-            .map(Duration::from_secs_f64)
-            .or(defaults.time_limit),
+        // An effort limit alone is the whole budget: a default time limit
+        // would make the outcome depend on the machine again.
+        time_limit: match (args.time_limit, args.effort) {
+            (Some(t), _) => Some(Duration::from_secs_f64(t)),
+            (None, Some(_)) => None,
+            (None, None) => defaults.time_limit,
+        },
+        effort: args.effort,
         ..defaults
     };
     let reporter = Reporter::new();

@@ -299,8 +299,26 @@ pub(crate) enum Stop {
 
 type R<T> = Result<T, Stop>;
 
+thread_local! {
+    static STEPS_RUN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The steps every [`run`] called from this thread has interpreted so far:
+/// a count that only grows, deterministic for a deterministic caller (the
+/// diagnosis's effort meter reads it, so that runs of the model, the
+/// encoder's own included, count as work without being passed a meter).
+pub fn steps_run_on_this_thread() -> u64 {
+    STEPS_RUN.with(std::cell::Cell::get)
+}
+
 /// Run `main` of `prog` on one test.
 pub fn run(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
+    let r = run_on_own_stack(prog, test, opts);
+    STEPS_RUN.with(|n| n.set(n.get().saturating_add(r.steps)));
+    r
+}
+
+fn run_on_own_stack(prog: &Program, test: &TestInput, opts: &RunOptions) -> RunResult {
     // Deep recursion in the C program recurses in the interpreter, and so
     // does evaluating a deeply nested expression (about 1 KiB per level, up
     // to the front end's nesting limit): give it room, with a smaller stack

@@ -654,7 +654,8 @@ fn message(rng: &mut Rng, version: &mut i64) -> Value {
             "workspace/didChangeConfiguration",
             json!({"settings": {"faultlens": {
             "measure": odd(rng), "topN": odd(rng), "autoRunOnSave": odd(rng), "timeoutSeconds": odd(rng),
-            "diagnose": odd(rng), "diagnoseTimeLimitSeconds": odd(rng), "trusted": true}}}),
+            "diagnose": odd(rng), "diagnoseTimeLimitSeconds": odd(rng), "diagnoseEffort": odd(rng),
+            "trusted": true}}}),
             false,
         ),
         15 => (

@@ -109,8 +109,9 @@ pub fn table(report: &DiagnosisReport, max: Option<usize>) -> String {
     };
     let _ = writeln!(
         out,
-        "{:.1} s in all, {first} · {} paths · {} variables · {} clauses · {} SAT calls",
+        "{:.1} s in all, {first} · effort {:.1} · {} paths · {} variables · {} clauses · {} SAT calls",
         s.total_ms / 1000.0,
+        s.effort,
         s.paths,
         s.variables,
         s.clauses,
@@ -171,7 +172,7 @@ failing tests left out:
   float-input: unsupported: double at mid.c:40
 
 search complete: every subset-minimal diagnosis up to the size bound was found.
-0.8 s in all, first diagnosis after 0.1 s · 3 paths · 1234 variables · 5678 clauses · 42 SAT calls
+0.8 s in all, first diagnosis after 0.1 s · effort 0.9 · 3 paths · 1234 variables · 5678 clauses · 42 SAT calls
 ";
         assert_eq!(text, expected, "{text}");
         assert!(!text.contains("unverified"));
