@@ -25,7 +25,12 @@ local ok, err = pcall(function()
   -- FAULTLENS_RUN=1: a trusted workspace without results; the probe runs
   -- :FaultlensLocalize and waits for the server's own run.
   local run = os.getenv('FAULTLENS_RUN') == '1'
-  faultlens.setup({ cmd = { os.getenv('FAULTLENS_BIN') or 'faultlens', 'lsp' }, trusted = run })
+  -- A deterministic budget: the diagnosis found is the same on any machine.
+  faultlens.setup({
+    cmd = { os.getenv('FAULTLENS_BIN') or 'faultlens', 'lsp' },
+    trusted = run,
+    settings = { diagnoseEffort = 30, diagnoseTimeLimitSeconds = 3600 },
+  })
   local fault = tonumber(os.getenv('FAULTLENS_FAULT_LINE') or '0') - 1 -- 0-based
   local bufnr = vim.api.nvim_get_current_buf()
   -- `-u NONE` loads no filetype plugins: set it so the FileType autocmd fires.

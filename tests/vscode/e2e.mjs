@@ -129,6 +129,10 @@ async function startCodeServer(name, { trustEnabled, env }) {
   fs.mkdirSync(path.join(userDir, "User"), { recursive: true });
   const settings = {
     "faultlens.serverPath": opt.server,
+    // A deterministic budget for the background diagnosis: what it finds is
+    // the same on any machine; the time limit only stops a hang.
+    "faultlens.diagnoseEffort": 30,
+    "faultlens.diagnoseTimeLimitSeconds": 3600,
     "security.workspace.trust.enabled": trustEnabled,
     "security.workspace.trust.startupPrompt": "never",
     "security.workspace.trust.banner": "never",

@@ -103,7 +103,7 @@ fn interpret_refuses_deep_programs_naming_the_construct_and_line() {
 fn diagnose_refuses_deep_programs_as_outside_the_model() {
     for (name, construct, phrase) in deep_programs() {
         let dir = project(&program(&construct));
-        let out = faultlens(&["diagnose", path(dir.path())]);
+        let out = faultlens(&[&["diagnose", path(dir.path())][..], &budget("30")].concat());
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(4), "{name}: {err}");
         assert!(
@@ -146,7 +146,7 @@ fn the_language_server_survives_a_deep_program_in_its_background_jobs() {
     let mut client = Client::start();
     client.initialize(
         &root,
-        json!({"trusted": true, "measure": "blockrank", "diagnoseTimeLimitSeconds": 30}),
+        json!({"trusted": true, "measure": "blockrank", "diagnoseEffort": 30, "diagnoseTimeLimitSeconds": 3600}),
     );
     let source = root.join("prog.c");
     client.open(&source);

@@ -8,13 +8,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `faultlens diagnose` with a 5 s budget: mid-args's optimal
-/// diagnosis comes within a second on an idle machine, and the tests share
-/// two cores with everything else.
+/// Runs `faultlens diagnose` with an effort of 5 (mid-args's search
+/// completes with less than 1) unless `args` set a budget.
 fn diagnose(root: &Path, args: &[&str]) -> std::process::Output {
     let mut all = vec!["diagnose", root.to_str().unwrap()];
-    if !args.contains(&"--time-limit") {
-        all.extend_from_slice(&["--time-limit", "5"]);
+    if !args.contains(&"--time-limit") && !args.contains(&"--effort") {
+        all.extend_from_slice(&budget("5"));
     }
     all.extend_from_slice(args);
     faultlens(&all)

@@ -16,15 +16,10 @@ fn diagnose_json(root: &Path) -> Value {
     diagnose_json_within(root, "30")
 }
 
-fn diagnose_json_within(root: &Path, seconds: &str) -> Value {
-    let out = faultlens(&[
-        "diagnose",
-        root.to_str().unwrap(),
-        "--format",
-        "json",
-        "--time-limit",
-        seconds,
-    ]);
+fn diagnose_json_within(root: &Path, effort: &str) -> Value {
+    let mut args = vec!["diagnose", root.to_str().unwrap(), "--format", "json"];
+    args.extend_from_slice(&budget(effort));
+    let out = faultlens(&args);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -144,13 +139,8 @@ fn two_faults_of_a_check_library_are_diagnosed_together() {
     // forced to pass on its root path, so one diagnosis of both lines
     // comes from the first search, with a floating angelic value the
     // assertion's comparisons steer (0.125 for "12.5%").
-    // 60 s: the search with paths explored can overrun its share of the
-    // budget here (one CaDiCaL call ran 10 s past its deadline: the solver
-    // polls its terminator only between conflict-free propagations), and
-    // at 30 s the angelic values were then left unchecked on a slower
-    // machine; what is tested is the diagnosis, not the timing.
     let dir = fixture("settings-check");
-    let doc = diagnose_json_within(dir.path(), "60");
+    let doc = diagnose_json(dir.path());
     assert_eq!(
         doc["failing_tests"],
         serde_json::json!(["settings::Errors", "settings::Percent"])
@@ -217,7 +207,13 @@ fn a_framework_feature_outside_the_model_is_named_with_what_the_model_covers() {
     );
     assert_ne!(mocked, text);
     std::fs::write(&test, mocked).unwrap();
-    let out = faultlens(&["diagnose", dir.path().to_str().unwrap()]);
+    let out = faultlens(
+        &[
+            &["diagnose", dir.path().to_str().unwrap()][..],
+            &budget("30"),
+        ]
+        .concat(),
+    );
     assert_eq!(out.status.code(), Some(4));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -292,7 +288,13 @@ fn a_make_check_test_whose_run_writes_past_a_buffer_is_refused_with_the_access()
     // As shipped, the fault writes the terminator one byte past test_fit's
     // buffer: the model stops there and says so (exit status 4).
     let dir = fixture("csv-make-check");
-    let out = faultlens(&["diagnose", dir.path().to_str().unwrap()]);
+    let out = faultlens(
+        &[
+            &["diagnose", dir.path().to_str().unwrap()][..],
+            &budget("30"),
+        ]
+        .concat(),
+    );
     assert_eq!(out.status.code(), Some(4));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(

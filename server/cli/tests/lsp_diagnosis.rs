@@ -255,7 +255,7 @@ fn a_trusted_workspace_diagnoses_in_the_background_after_localizing() {
     let mut client = Client::start();
     client.initialize_with(
         &root,
-        json!({"trusted": true, "diagnoseTimeLimitSeconds": 30}),
+        json!({"trusted": true, "diagnoseEffort": 30, "diagnoseTimeLimitSeconds": 3600}),
         capabilities(),
     );
     let path = root.join("mid.c");
@@ -331,7 +331,7 @@ fn with_the_setting_off_only_the_command_diagnoses() {
     let mut client = Client::start();
     client.initialize_with(
         &root,
-        json!({"trusted": true, "diagnose": false, "diagnoseTimeLimitSeconds": 5}),
+        json!({"trusted": true, "diagnose": false, "diagnoseEffort": 5, "diagnoseTimeLimitSeconds": 3600}),
         capabilities(),
     );
     client.request(
@@ -387,7 +387,7 @@ fn the_command_localizes_again_when_the_sources_changed_as_the_cli_does() {
     let mut client = Client::start();
     client.initialize_with(
         &root,
-        json!({"trusted": true, "diagnose": false, "diagnoseTimeLimitSeconds": 5}),
+        json!({"trusted": true, "diagnose": false, "diagnoseEffort": 5, "diagnoseTimeLimitSeconds": 3600}),
         capabilities(),
     );
     // Fresh results: diagnosed as stored, nothing is run.
@@ -457,7 +457,7 @@ fn the_command_localizes_first_when_there_are_no_results() {
     let mut client = Client::start();
     client.initialize_with(
         &root,
-        json!({"trusted": true, "diagnose": false, "diagnoseTimeLimitSeconds": 5}),
+        json!({"trusted": true, "diagnose": false, "diagnoseEffort": 5, "diagnoseTimeLimitSeconds": 3600}),
         capabilities(),
     );
     diagnose_to_the_end(&mut client);

@@ -105,11 +105,11 @@ fn emacs_eglot_shows_the_diagnosis_in_flymake_hover_and_inlay_hints() {
         .current_dir(&root)
         .status();
     assert!(git.is_ok_and(|s| s.success()), "git init");
-    // The real engine, through the CLI (localizes first). Its angelic values
-    // are verified after the search: give it the default budget, so a busy
-    // machine still leaves time for them.
+    // The real engine, through the CLI (localizes first), on a
+    // deterministic budget: its angelic values are verified after the
+    // search however busy the machine.
     let diagnosed = Command::new(BIN)
-        .args(["diagnose", "--time-limit", "30"])
+        .args(["diagnose", "--effort", "30", "--time-limit", "3600"])
         .arg(&root)
         .output()
         .unwrap();

@@ -14,7 +14,6 @@ use faultlens_diagnose::bridge::ModelTest;
 use faultlens_diagnose::{diagnose_program, CancelToken, DiagnoseOptions};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::Duration;
 
 /// Fixtures whose fault the model explains along the failing runs' own
 /// paths (a wrong value; a wrong condition needs explored paths).
@@ -29,10 +28,9 @@ const SUPPORTED: &[&str] = &[
 /// (a debug build solves the larger fixtures' formulas slowly).
 fn own_paths() -> DiagnoseOptions {
     DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(900)),
         max_paths_per_test: 1,
         max_diagnoses: 6,
-        ..DiagnoseOptions::default()
+        ..DiagnoseOptions::with_effort(900.0)
     }
 }
 
@@ -236,10 +234,7 @@ fn two_faults_together(report: &DiagnosisReport) {
 fn exploring_paths_keeps_the_fault_and_replayable_values() {
     let dir = common::fixture("mid-args");
     let loaded = common::load(&dir).unwrap();
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(120)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(120.0);
     let report = diagnose(&loaded, &opts);
     assert!(report
         .diagnoses
@@ -263,9 +258,8 @@ fn a_program_reading_data_files_is_diagnosed_on_their_contents() {
         .iter()
         .all(|t| t.input.files.keys().any(|f| f.starts_with("data/"))));
     let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(120)),
         max_diagnoses: 1,
-        ..DiagnoseOptions::default()
+        ..DiagnoseOptions::with_effort(120.0)
     };
     let report = diagnose(&loaded, &opts);
     assert!(
@@ -300,10 +294,7 @@ fn report_or_clear_error(dir: &Path) -> bool {
     };
     // Enough for the first diagnoses of every fixture (what is checked is
     // that what is found is sound, not how much).
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(5)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(5.0);
     let r = diagnose_program(
         &loaded.prog,
         &loaded.project.root,
@@ -352,7 +343,7 @@ fn a_cancelled_run_says_so() {
         &loaded.project.root,
         loaded.failing.clone(),
         vec![],
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &token,
     );
@@ -369,10 +360,7 @@ fn a_cancelled_run_says_so() {
 fn a_hanging_test_is_left_out_with_the_step_limit() {
     let dir = common::fixtures_root().join("hang-loop");
     let loaded = common::load(&dir).unwrap();
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(5)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(5.0);
     let report = diagnose(&loaded, &opts);
     let hang = report
         .skipped_tests

@@ -11,7 +11,6 @@ use faultlens_diagnose::bridge::failing_tests;
 use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseError, DiagnoseOptions};
 use faultlens_workspace::Project;
 use std::path::Path;
-use std::time::Duration;
 
 /// A copy of `name` (with `extra` appended to its faultlens.toml), localized.
 fn localized(
@@ -28,10 +27,7 @@ fn localized(
 }
 
 fn diagnose(project: &Project, results: &faultlens_core::results::RunResults) -> DiagnosisReport {
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(120)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(120.0);
     diagnose_project(project, results, &opts, &|_| {}, &CancelToken::new()).unwrap()
 }
 
@@ -189,7 +185,7 @@ fn only_short_inputs_give_a_clear_error() {
     let err = diagnose_project(
         &project,
         &results,
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &CancelToken::new(),
     )

@@ -12,7 +12,6 @@ use faultlens_report::analysis::Analysis;
 use faultlens_workspace::store;
 use faultlens_workspace::Project;
 use std::sync::Arc;
-use std::time::Duration;
 
 fn localized(name: &str, tmp: &std::path::Path) -> (Project, faultlens_core::results::RunResults) {
     let dir = common::copy_fixture(name, tmp);
@@ -36,10 +35,7 @@ fn mid_args_is_diagnosed_stored_and_ranked_by_fusion() {
     .unwrap_err();
     assert!(err.to_string().contains("faultlens diagnose"), "{err}");
 
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(120)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(120.0);
     let seen = std::cell::RefCell::new(Vec::new());
     let report = diagnose_project(
         &project,
@@ -96,7 +92,7 @@ fn a_program_outside_the_model_is_not_modelled_with_construct_and_place() {
     let err = diagnose_project(
         &project,
         &results,
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &CancelToken::new(),
     )
@@ -132,7 +128,7 @@ fn a_ctest_project_not_built_yet_says_to_localize_first() {
     let err = diagnose_project(
         &project,
         &results,
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &CancelToken::new(),
     )
@@ -155,7 +151,7 @@ fn a_ctest_project_not_built_yet_says_to_localize_first() {
     let err = diagnose_project(
         &project,
         &results,
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &CancelToken::new(),
     )
@@ -181,9 +177,8 @@ fn a_costly_single_fault_is_found_by_checking_the_spectrum_top_lines() {
     // The fault costs 6: some 20 cheaper diagnoses of several statements
     // (real ones: their angelic values replay) come first.
     let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(40)),
         max_diagnoses: 40,
-        ..DiagnoseOptions::default()
+        ..DiagnoseOptions::with_effort(40.0)
     };
     let seen = std::cell::RefCell::new(Vec::new());
     let report = diagnose_project(
@@ -256,10 +251,7 @@ fn a_costly_single_fault_is_found_by_checking_the_spectrum_top_lines() {
 fn a_predicate_wrong_at_every_tab_is_found_by_consistent_flips() {
     let tmp = tempfile::tempdir().unwrap();
     let (project, results) = localized("wordstat-stdin", tmp.path());
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(30)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(30.0);
     let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
     let fault = report
         .diagnoses
@@ -301,9 +293,8 @@ fn a_witness_beyond_a_complete_searchs_path_bound_is_still_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let (project, results) = localized("wordstat-stdin", tmp.path());
     let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(30)),
         max_paths_per_test: 2,
-        ..DiagnoseOptions::default()
+        ..DiagnoseOptions::with_effort(30.0)
     };
     let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
     let lines: Vec<Vec<u32>> = report
@@ -357,10 +348,7 @@ fn a_failing_run_that_reads_past_its_argument_is_diagnosed_with_the_byte_noted()
     std::fs::write(dir.join("faultlens.toml"), toml).unwrap();
     let (project, results) = common::localized(dir);
     assert_eq!(results.failed_count(), 3);
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(30)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(30.0);
     let report = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap();
     assert!(
         report.skipped_tests.is_empty(),
@@ -407,7 +395,7 @@ fn a_run_that_crashed_reading_far_past_a_table_is_refused_saying_why() {
     let err = diagnose_project(
         &project,
         &results,
-        &DiagnoseOptions::default(),
+        &DiagnoseOptions::with_effort(30.0),
         &|_| {},
         &CancelToken::new(),
     )

@@ -5,7 +5,6 @@ mod common;
 
 use faultlens_core::diagnosis::{DiagnosisReport, SubExpression};
 use faultlens_diagnose::{diagnose_project, CancelToken, DiagnoseOptions};
-use std::time::Duration;
 
 /// `inrange X LO HI`: whether X lies in [LO, HI]. The fault: `x < hi` for
 /// `x <= hi` (line 9).
@@ -47,10 +46,7 @@ fn diagnosed(dir: &std::path::Path) -> DiagnosisReport {
     std::fs::write(dir.join("faultlens.toml"), toml).unwrap();
     let (project, results) = common::localized(dir);
     assert_eq!(results.failed_count(), 2);
-    let opts = DiagnoseOptions {
-        time_limit: Some(Duration::from_secs(120)),
-        ..DiagnoseOptions::default()
-    };
+    let opts = DiagnoseOptions::with_effort(120.0);
     diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new()).unwrap()
 }
 

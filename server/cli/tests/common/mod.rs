@@ -40,6 +40,16 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The budget of a diagnosis a test runs: a deterministic effort, so what
+/// it finds is the same on every machine however loaded, and a time limit
+/// far beyond what that effort takes anywhere, which only stops a hang.
+pub fn budget(effort: &str) -> [&str; 4] {
+    ["--effort", effort, "--time-limit", HANG_CAP_SECONDS]
+}
+
+/// The time limit beside a test's effort: a hang's stop, never an outcome.
+pub const HANG_CAP_SECONDS: &str = "3600";
+
 pub fn faultlens(args: &[&str]) -> Output {
     faultlens_in(args, None)
 }
