@@ -1,6 +1,6 @@
 //! Diagnosis on the fixtures as `faultlens diagnose` runs it (from a real
 //! localization; the spectrum check included): per fixture, the median over
-//! RUNS runs of the time to the first diagnosis and to all of them (optimal,
+//! `FAULTLENS_BENCH_RUNS` runs (default 3) of the time to the first diagnosis and to all of them (optimal,
 //! then subset-minimal up to size 3; the 30 s budget where the search does
 //! not finish), whether a diagnosis holds every fault, the instance size
 //! (variables / clauses after on-demand exploration), encoded paths, the
@@ -23,7 +23,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 3;
+/// Runs per fixture (`FAULTLENS_BENCH_RUNS`, default 3).
+fn runs() -> usize {
+    std::env::var("FAULTLENS_BENCH_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|&n: &usize| n >= 1)
+        .unwrap_or(3)
+}
 /// Every fixture the model runs. Where the search finishes ("complete"),
 /// "all ms" is the time to every subset-minimal diagnosis; elsewhere it is
 /// the budget's 30 s.
@@ -124,7 +131,7 @@ fn main() {
         let (mut first, mut all) = (Vec::new(), Vec::new());
         let mut overrun: f64 = 0.0;
         let mut last = None;
-        for _ in 0..RUNS {
+        for _ in 0..runs() {
             let t = Instant::now();
             let r = diagnose_project(&project, &results, &opts, &|_| {}, &CancelToken::new());
             let elapsed = t.elapsed().as_secs_f64() * 1000.0;
@@ -192,7 +199,7 @@ fn main() {
         drop(file);
         let mut oll = Vec::new();
         let mut cost = None;
-        for _ in 0..RUNS {
+        for _ in 0..runs() {
             let budget = Budget::unlimited().with_time_limit(Duration::from_secs(120));
             let t = Instant::now();
             let out = solve(&inst, Algorithm::Oll, &budget).unwrap();
@@ -204,7 +211,7 @@ fn main() {
         let rc2 = Command::new(&python)
             .arg(&script)
             .arg(&path)
-            .arg(RUNS.to_string())
+            .arg(runs().to_string())
             .output();
         let rc2_text = match rc2 {
             Ok(o) if o.status.success() => {

@@ -97,7 +97,7 @@ fn expectation_failure(spec: &TestSpec, run: &Execution) -> Option<String> {
 }
 
 /// `reason` followed by what the test said of its failure: the TAP cases
-/// that failed, else its failed assertion or last line (see `last_words`).
+/// that failed, else its failed checks or last line (see [`what_failed`]).
 fn with_last_output(reason: String, run: &Execution) -> String {
     // A TAP producer (any runner printing `ok N - name` / `not ok N - name`)
     // names its failed cases: the one row it stays says which.
@@ -105,24 +105,39 @@ fn with_last_output(reason: String, run: &Execution) -> String {
     if let Some(failed) = tap {
         return format!("{reason}: {}", clip(&failed, 300));
     }
-    let said = |bytes: &[u8]| last_words(&String::from_utf8_lossy(bytes));
-    match said(&run.stderr).or_else(|| said(&run.stdout)) {
-        Some(line) => format!("{reason}: {}", clip(&line, 160)),
+    match what_failed(run) {
+        Some(said) => format!("{reason}: {said}"),
         None => reason,
     }
 }
 
-/// Where a failing test says it failed: the source location its output
-/// names last (a failed assertion), as printed (file, line).
+/// Where a failing test says it failed: the location of its first failed
+/// check (`file:line:`), else the last location printed on a line that
+/// does not report a passing check; never line 0.
 pub fn failure_location(run: &Execution) -> Option<(String, u32)> {
-    let last = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes);
+    let location = |line: &str| {
         LOCATION
-            .captures_iter(&text)
-            .last()
+            .captures(line)
             .and_then(|m| Some((m[1].to_string(), m[3].parse().ok().filter(|l| *l > 0)?)))
     };
-    last(&run.stderr).or_else(|| last(&run.stdout))
+    let (stderr, stdout) = outputs(run);
+    let streams = [&stderr, &stdout];
+    streams
+        .iter()
+        .find_map(|lines| {
+            failed_checks(lines)
+                .into_iter()
+                .find_map(|i| location(&lines[i]))
+        })
+        .or_else(|| {
+            streams.iter().find_map(|lines| {
+                lines
+                    .iter()
+                    .rev()
+                    .filter(|l| said_of(l) != Said::Passed)
+                    .find_map(|l| location(l))
+            })
+        })
 }
 
 /// A source location in a test's output: `path/file.c:LINE:`.
@@ -161,32 +176,139 @@ pub fn tap_failures(stdout: &str) -> Option<String> {
     })
 }
 
-/// What a test said about its failure: the last line that names a source
-/// location (a failed assertion of `assert`, Criterion, Check, CMocka…),
-/// with the message a framework prints on the line after it; else the last
-/// line. Unit-test frameworks end with a summary ("Synthesis: Tested: 1 |
-/// Failing: 1") that says less than the assertion before it.
-fn last_words(text: &str) -> Option<String> {
-    // Framework decorations in front of a line ("[----]", "[  ERROR   ] ---").
-    let bare = |l: &str| {
-        let l = l.trim();
-        match l.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
-            Some((_, said)) => said.trim_start_matches(['-', ' ']).trim().to_string(),
-            None => l.to_string(),
-        }
-    };
-    let lines: Vec<&str> = text.lines().filter(|l| !bare(l).is_empty()).collect();
-    if let Some(i) = lines.iter().rposition(|l| LOCATION.is_match(l)) {
-        let mut said = bare(lines[i]);
-        if let Some(next) = lines
-            .get(i + 1)
-            .filter(|n| n.trim_start().starts_with("[----]"))
-        {
-            said = format!("{said} {}", bare(next));
-        }
-        return Some(said);
+/// What a line of a test's output reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Said {
+    /// A check that failed: Unity's `file:line:case:FAIL`, Check's
+    /// `file:line:F:` and `:E:`, `assert`'s "Assertion … failed", a
+    /// framework's failed assertion or error at a source location.
+    Failed,
+    /// A check that passed: Unity's `:PASS`, Check's `:P:`, CMocka's
+    /// `[       OK ]`, Criterion's `[PASS]`.
+    Passed,
+    Other,
+}
+
+fn said_of(line: &str) -> Said {
+    static PASSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(:\d+:[^:\n]*:PASS\b|:\d+:P:|^\s*\[\s*(OK|PASSED|PASS)\s*\])")
+            .expect("a valid pattern")
+    });
+    static FAILED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(:\d+:[^:\n]*:FAIL\b|:\d+:[FE]:|(?i:assert\w*|fail\w*|error)\b|\bFAILED\b)",
+        )
+        .expect("a valid pattern")
+    });
+    if PASSED.is_match(line) {
+        Said::Passed
+    } else if LOCATION.is_match(line) && FAILED.is_match(line) {
+        Said::Failed
+    } else {
+        Said::Other
     }
-    lines.last().map(|l| l.trim().to_string())
+}
+
+/// A test's standard error and output, as lines that say something.
+fn outputs(run: &Execution) -> (Vec<String>, Vec<String>) {
+    let lines = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| !bare(l).is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    (lines(&run.stderr), lines(&run.stdout))
+}
+
+/// The indices of the lines reporting a failed check.
+fn failed_checks(lines: &[impl AsRef<str>]) -> Vec<usize> {
+    (0..lines.len())
+        .filter(|&i| said_of(lines[i].as_ref()) == Said::Failed)
+        .collect()
+}
+
+/// How many failed checks a reason quotes; more are counted.
+const QUOTED_FAILURES: usize = 2;
+
+/// What a failing test said about its failure, from standard error first:
+/// the lines reporting its failed checks (at most [`QUOTED_FAILURES`],
+/// each with the message a framework prints on the line after it, the
+/// others counted); else the last line naming a source location that does
+/// not report a passing check; else the last line. Never a passing
+/// check's line: a unit-test executable prints those after a failed one,
+/// and ends with a summary that says less than the failure before it.
+fn what_failed(run: &Execution) -> Option<String> {
+    let (stderr, stdout) = outputs(run);
+    [&stderr, &stdout]
+        .iter()
+        .find_map(|lines| quoted_failures(lines))
+        .or_else(|| {
+            [&stderr, &stdout]
+                .iter()
+                .find_map(|lines| last_words(lines))
+        })
+        .map(|said| clip(&said, 160 * QUOTED_FAILURES))
+}
+
+fn quoted_failures(lines: &[String]) -> Option<String> {
+    let failed = failed_checks(lines);
+    let quoted: Vec<String> = failed
+        .iter()
+        .take(QUOTED_FAILURES)
+        .map(|&i| with_message_after(lines, i))
+        .collect();
+    let more = failed.len().saturating_sub(QUOTED_FAILURES);
+    (!quoted.is_empty()).then(|| {
+        let mut said = quoted.join(" · ");
+        if more > 0 {
+            said.push_str(&format!(" (and {more} more failed check{})", plural(more)));
+        }
+        said
+    })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The last line naming a source location that does not report a
+/// passing check, else the last line that is no passing check's.
+fn last_words(lines: &[String]) -> Option<String> {
+    let said: Vec<usize> = (0..lines.len())
+        .filter(|&i| said_of(&lines[i]) != Said::Passed)
+        .collect();
+    if let Some(&i) = said.iter().rev().find(|&&i| LOCATION.is_match(&lines[i])) {
+        return Some(with_message_after(lines, i));
+    }
+    said.last().map(|&i| lines[i].trim().to_string())
+}
+
+/// Line `i` without its framework decoration, with the message Criterion
+/// prints on the line after a failed assertion (`[----]   message`).
+fn with_message_after(lines: &[String], i: usize) -> String {
+    let mut said = bare(&lines[i]);
+    if let Some(next) = lines
+        .get(i + 1)
+        .filter(|n| n.trim_start().starts_with("[----]"))
+    {
+        said = format!("{said} {}", bare(next));
+    }
+    clip(&said, 160)
+}
+
+/// A line without a framework's decoration in front ("[----]",
+/// "[  ERROR   ] ---").
+fn bare(l: &str) -> String {
+    let l = l.trim();
+    match l.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((_, said)) => said.trim_start_matches(['-', ' ']).trim().to_string(),
+        None => l.to_string(),
+    }
 }
 
 fn clip(s: &str, max: usize) -> String {
@@ -290,7 +412,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_failure_location_is_the_last_one_printed_and_never_line_0() {
+    fn a_failure_location_is_the_failed_check_s_and_never_line_0() {
         let run = |stderr: &str| Execution {
             stderr: stderr.as_bytes().to_vec(),
             ..Execution::default()
@@ -317,25 +439,77 @@ mod tests {
         assert_eq!(tap_failures("all fine\n"), None);
     }
 
+    fn printed(stdout: &str) -> Execution {
+        Execution {
+            stdout: stdout.as_bytes().to_vec(),
+            ..Execution::default()
+        }
+    }
+
     #[test]
     fn a_failed_assertion_says_more_than_the_summary_after_it() {
         let criterion = "[----] tests/t.c:98: Assertion Failed\n[----]   \n[----]   trimmed to 5 characters\n[----]   \n\
             [FAIL] trim::both_sides: (0.00s)\n[====] Synthesis: Tested: 1 | Passing: 0 | Failing: 1 | Crashing: 0\n";
         assert_eq!(
-            last_words(criterion).unwrap(),
+            what_failed(&printed(criterion)).unwrap(),
             "tests/t.c:98: Assertion Failed trimmed to 5 characters"
         );
         let check = "Running suite(s): Stack\n0%: Checks: 1, Failures: 1, Errors: 0\n\
             tests/check_stack.c:20:F:Core:test_pop:0: Assertion 'v == 2' failed: v == 3, 2 == 2\n";
         assert_eq!(
-            last_words(check).unwrap(),
+            what_failed(&printed(check)).unwrap(),
             "tests/check_stack.c:20:F:Core:test_pop:0: Assertion 'v == 2' failed: v == 3, 2 == 2"
         );
         assert_eq!(
-            last_words("FAIL: expected 3\n\n").unwrap(),
+            what_failed(&printed("FAIL: expected 3\n\n")).unwrap(),
             "FAIL: expected 3"
         );
-        assert_eq!(last_words("  \n"), None);
+        assert_eq!(what_failed(&printed("  \n")), None);
+    }
+
+    #[test]
+    fn a_passing_case_printed_after_the_failure_is_never_the_reason() {
+        // Unity prints every case's result; the failed one is not the last.
+        let unity = "tests/test_print.c:10:print_zero:PASS\n\
+            tests/test_print.c:24:print_negative:FAIL: Expected '-5' Was '5'\n\
+            tests/test_print.c:31:print_large:PASS\n\
+            \n-----------------------\n3 Tests 1 Failures 0 Ignored\nFAIL\n";
+        let run = printed(unity);
+        assert_eq!(
+            what_failed(&run).unwrap(),
+            "tests/test_print.c:24:print_negative:FAIL: Expected '-5' Was '5'"
+        );
+        assert_eq!(
+            failure_location(&run),
+            Some(("tests/test_print.c".into(), 24))
+        );
+        // Check's log lines of passing tests (`:P:`) and CMocka's `[ OK ]`.
+        let check = "t.c:5:P:Core:a:0: Passed\nt.c:9:F:Core:b:0: Assertion 'x' failed\nt.c:14:P:Core:c:0: Passed\n";
+        assert_eq!(failure_location(&printed(check)), Some(("t.c".into(), 9)));
+        let cmocka =
+            "[ RUN      ] a\n[  ERROR   ] --- 1 != 2\n[   LINE   ] --- t.c:42: error: Failure!\n\
+            [  FAILED  ] a\n[ RUN      ] b\n[       OK ] b\n";
+        assert_eq!(
+            what_failed(&printed(cmocka)).unwrap(),
+            "t.c:42: error: Failure!"
+        );
+        // Only passing lines: the summary, not a passing case.
+        let passing_only = "t.c:10:a:PASS\nt.c:12:b:PASS\n2 Tests 0 Failures\nOK but exit 1\n";
+        assert_eq!(
+            what_failed(&printed(passing_only)).unwrap(),
+            "OK but exit 1"
+        );
+        assert_eq!(failure_location(&printed(passing_only)), None);
+    }
+
+    #[test]
+    fn several_failed_checks_are_quoted_first_and_the_rest_counted() {
+        let unity = "t.c:10:a:FAIL: one\nt.c:20:b:PASS\nt.c:30:c:FAIL: two\nt.c:40:d:FAIL: three\n";
+        assert_eq!(
+            what_failed(&printed(unity)).unwrap(),
+            "t.c:10:a:FAIL: one · t.c:30:c:FAIL: two (and 1 more failed check)"
+        );
+        assert_eq!(failure_location(&printed(unity)), Some(("t.c".into(), 10)));
     }
 
     #[test]
