@@ -73,6 +73,7 @@ fn results(tests: Vec<TestRecord>) -> RunResults {
         }],
         tests,
         shard: None,
+        notes: Vec::new(),
     }
 }
 

@@ -36,7 +36,11 @@ impl Reporter {
             Progress::Running { .. } => "running tests",
             Progress::Collecting => "reading coverage",
             Progress::Note(note) => {
-                self.bar.suspend(|| eprintln!("faultlens: note: {note}"));
+                let kind = match note {
+                    faultlens_pipeline::note::Note::Chose(_) => "",
+                    _ => "note: ",
+                };
+                self.bar.suspend(|| eprintln!("faultlens: {kind}{note}"));
                 return;
             }
         };

@@ -240,3 +240,166 @@ fn an_unchanged_sources_build_is_reused_and_an_edit_builds_again() {
         stderr(&out)
     );
 }
+
+/// `cp -r` of a project after a run, `.faultlens/` and all.
+fn copied_after_a_run(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = fixture(name);
+    let first = localize_json(dir.path(), &["--top", "0"]);
+    assert!(first["tests"]["total"].as_u64().unwrap() > 0);
+    let copy = dir.path().with_file_name(format!(
+        "{}-copy",
+        dir.path().file_name().unwrap().to_string_lossy()
+    ));
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(dir.path())
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    (dir, copy)
+}
+
+#[test]
+fn a_cmake_project_copied_after_a_run_is_built_afresh_not_refused() {
+    // The copied CMake cache names the first directory; CMake refuses it
+    // ("CMakeCache.txt directory ... is different").
+    let (_dir, copy) = copied_after_a_run("units-unity");
+    let out = faultlens(&["localize", copy.to_str().unwrap(), "--format", "json"]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("were made for another project directory or compiler"),
+        "{said}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["tests"]["total"], 18);
+    // Said once: the next run reuses the build.
+    let again = faultlens(&["localize", copy.to_str().unwrap()]);
+    assert!(
+        !stderr(&again).contains("another project directory"),
+        "{}",
+        stderr(&again)
+    );
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[test]
+fn a_make_check_project_copied_after_a_run_is_built_afresh() {
+    let (_dir, copy) = copied_after_a_run("csv-make-check");
+    let out = faultlens(&["localize", copy.to_str().unwrap(), "--format", "json"]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("building them afresh"), "{said}");
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[test]
+fn an_autotools_project_shipping_configure_ac_is_reconfigured_and_its_tests_found_in_every_directory(
+) {
+    // tally-autotools ships configure.ac and Makefile.am files only: autoreconf
+    // -fi, ./configure and make run in the shadow copy; tests/Makefile's
+    // TESTS hold three programs and a script run through SH_LOG_COMPILER
+    // with AM_TESTS_ENVIRONMENT's srcdir (it reads data/sample.txt).
+    let dir = fixture("tally-autotools");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    let names: Vec<&str> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "tests/test_fields",
+            "tests/test_extremes",
+            "tests/test_pairs",
+            "tests/sample.sh"
+        ]
+    );
+    let failing: Vec<&str> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .map(|t| t["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(failing.len(), 2, "{failing:?}");
+    assert!(
+        failing[1].contains("largest is 0, expected -4"),
+        "the script ran with srcdir and read its data: {failing:?}"
+    );
+    let fault = entry(&doc, "src/tally.c", 20);
+    assert_eq!(fault["ef"], 2);
+    // Nothing was written into the project: autoreconf and configure ran
+    // in the copy.
+    assert!(!dir.path().join("configure").exists());
+    assert!(!dir.path().join("Makefile").exists());
+}
+
+#[test]
+fn a_shipped_configure_runs_with_its_extra_arguments_and_its_failure_quotes_config_log() {
+    let dir = fixture("tally-autotools");
+    let root = dir.path();
+    // As a release tarball ships it: configure made already.
+    let made = std::process::Command::new("autoreconf")
+        .arg("-fi")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let configure_ac = std::fs::read_to_string(root.join("configure.ac")).unwrap();
+    // A configure that refuses to go on without an option of its own.
+    let picky = configure_ac.replace(
+        "AC_PROG_CC\n",
+        "AC_PROG_CC\nAC_ARG_ENABLE([tally-checks], [AS_HELP_STRING([--enable-tally-checks], [required])])\n\
+         AS_IF([test \"x$enable_tally_checks\" != xyes], [AC_MSG_ERROR([tally needs --enable-tally-checks])])\n",
+    );
+    std::fs::write(root.join("configure.ac"), picky).unwrap();
+    let made = std::process::Command::new("autoreconf")
+        .arg("-fi")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let out = faultlens(&["localize", root.to_str().unwrap()]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("`./configure` failed")
+            && said.contains("tally needs --enable-tally-checks")
+            && said.contains("the last lines of config.log")
+            && said.contains("[build] configure"),
+        "{said}"
+    );
+    std::fs::write(
+        root.join("faultlens.toml"),
+        "[project]\nkind = \"make\"\n\n[build]\nconfigure = [\"--enable-tally-checks\"]\n",
+    )
+    .unwrap();
+    let doc = localize_json(root, &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 4);
+    assert_eq!(doc["tests"]["failed"], 2);
+}
+
+#[test]
+fn cmake_tests_behind_an_option_that_is_off_are_switched_on() {
+    let dir = fixture("units-unity");
+    let cmake = dir.path().join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    let optional = text
+        .replace(
+            "enable_testing()\n",
+            "option(UNITS_BUILD_TESTS \"Build the tests\" OFF)\nif(UNITS_BUILD_TESTS)\nenable_testing()\n",
+        )
+        .replace("endforeach()\n", "endforeach()\nendif()\n");
+    assert_ne!(optional, text);
+    std::fs::write(&cmake, optional).unwrap();
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 18);
+}

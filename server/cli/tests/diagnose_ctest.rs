@@ -166,6 +166,35 @@ fn two_faults_of_a_check_library_are_diagnosed_together() {
 }
 
 #[test]
+fn a_case_of_a_hand_written_unity_main_is_diagnosed_in_the_library() {
+    // units-unity's test programs have their own main calling RUN_TEST;
+    // each case ran alone through faultlens's runtime, and the model runs
+    // it alone too (FAULTLENS_UNITY_TEST). Its format fault is fixed here
+    // and an hour made 360 s instead.
+    let dir = fixture("units-unity");
+    let source = dir.path().join("src/units.c");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let faulty = text
+        .replacen(
+            "long minutes = seconds / 60;",
+            "long minutes = seconds % 3600 / 60;",
+            1,
+        )
+        .replacen("total += value * 3600;", "total += value * 360;", 1);
+    assert_ne!(faulty, text);
+    std::fs::write(&source, faulty).unwrap();
+    let doc = diagnose_json_within(dir.path(), "10");
+    assert_eq!(
+        doc["failing_tests"],
+        serde_json::json!([
+            "parse_duration::test_parse_hours_and_minutes",
+            "parse_duration::test_parse_every_unit"
+        ])
+    );
+    assert_names_the_fault(&doc, "src/units.c", 43);
+}
+
+#[test]
 fn a_prefix_match_is_flipped_where_a_key_met_a_longer_one() {
     // kvconf's lookup matches "timeout" to "timeout_ms": the comparison,
     // 0 for the right key and the longer one alike, is flipped at the

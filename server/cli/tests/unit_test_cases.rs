@@ -229,22 +229,24 @@ fn a_unity_style_runner_runs_each_test_alone() {
 }
 
 #[test]
-fn a_unity_name_inside_another_keeps_one_row_and_says_why() {
+fn a_unity_name_inside_another_is_chosen_exactly_through_the_runtime() {
     let dir = fixture("bitset-unity");
     let test = dir.path().join("tests/test_bitset.c");
     let text = std::fs::read_to_string(&test).unwrap();
-    // `-n test_count` would also run test_count_every_word.
+    // `-n test_count` would also run test_count_every_word; the runtime
+    // chooses by the whole name.
     std::fs::write(&test, text.replace("test_count_low_bits", "test_count")).unwrap();
-    let said = kept_whole(dir.path());
-    assert!(
-        said.contains("\"bitset\" runs Unity cases but stays one test")
-            && said.contains("Unity's -n \"test_count\" would also run \"test_count_every_word\""),
-        "{said}"
-    );
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    let all = names(&doc);
+    assert_eq!(all.len(), 12, "{all:?}");
+    assert!(all.contains(&"bitset::test_count".to_string()), "{all:?}");
+    assert!(doc.get("notes").is_none(), "{doc}");
 }
 
 #[test]
-fn a_unity_runner_without_its_options_keeps_one_row_and_says_how_to_split_it() {
+fn a_unity_runner_without_its_options_is_split_through_faultlens_s_runtime() {
+    // RUN_TEST calls UnityDefaultTestRun, which the coverage build links
+    // wrapped: the runtime lists the cases and runs the one it is given.
     let dir = fixture("bitset-unity");
     let cmake = dir.path().join("CMakeLists.txt");
     let text = std::fs::read_to_string(&cmake).unwrap();
@@ -256,11 +258,103 @@ fn a_unity_runner_without_its_options_keeps_one_row_and_says_how_to_split_it() {
         ),
     )
     .unwrap();
-    let said = kept_whole(dir.path());
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 12, "{:?}", names(&doc));
+    assert_eq!(doc["tests"]["failed"], 4, "{:?}", names(&doc));
+    assert!(doc.get("notes").is_none(), "{doc}");
+}
+
+#[test]
+fn hand_written_unity_mains_run_one_case_per_process() {
+    // units-unity: three test programs, each with its own main calling
+    // RUN_TEST six times and no command-line options.
+    let dir = fixture("units-unity");
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    let all = names(&doc);
+    assert_eq!(all.len(), 18, "{all:?}");
+    assert!(all.contains(&"parse_duration::test_parse_rejects_empty_text".to_string()));
+    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] == "fail")
+        .collect();
+    let failing_names: Vec<&str> = failing
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failing_names,
+        [
+            "format_duration::test_format_every_unit",
+            "format_duration::test_format_whole_hours"
+        ]
+    );
+    // Each case's own failed assertion, never a later case's PASS line.
+    let reason = failing[1]["reason"].as_str().unwrap();
     assert!(
-        said.contains("built without command-line options")
-            && said.contains("UNITY_USE_COMMAND_LINE_ARGS"),
+        reason.contains("test_format_whole_hours:FAIL: Expected '2h' Was '2h120m'")
+            && !reason.contains("PASS"),
+        "{reason}"
+    );
+    assert_eq!(failing[1]["location"]["line"], 42, "{}", failing[1]);
+    assert!(failing[1]["location"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("tests/test_format_duration.c"));
+    let fault = entry(&doc, "src/units.c", 64);
+    assert_eq!(
+        (fault["ef"].as_u64(), fault["ep"].as_u64()),
+        (Some(2), Some(4))
+    );
+}
+
+#[test]
+fn unity_compiled_into_each_test_keeps_them_whole_with_one_note() {
+    // Unity included into each test's own source: the calls of
+    // UnityDefaultTestRun do not leave the object, so the wrap cannot reach
+    // them. The three tests stay whole, and one note names them all.
+    let dir = fixture("units-unity");
+    for name in ["bytes", "parse_duration", "format_duration"] {
+        let test = dir.path().join(format!("tests/test_{name}.c"));
+        let text = std::fs::read_to_string(&test).unwrap();
+        std::fs::write(&test, format!("#include \"unity.c\"\n{text}")).unwrap();
+    }
+    let cmake = dir.path().join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&cmake).unwrap();
+    let own = text.replace(
+        "PRIVATE units unity)",
+        "PRIVATE units)\n  target_include_directories(test_${name} PRIVATE tests/unity)",
+    );
+    assert_ne!(own, text);
+    std::fs::write(&cmake, own).unwrap();
+    let out = faultlens(&["localize", dir.path().to_str().unwrap(), "--format", "json"]);
+    let said = stderr(&out);
+    assert_eq!(said.matches("note:").count(), 1, "{said}");
+    assert!(
+        said.contains("3 tests run Unity cases but stay one test each (bytes, parse_duration, format_duration): its Unity cases do not pass through UnityDefaultTestRun"),
         "{said}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["tests"]["total"], 3);
+    assert_eq!(doc["notes"].as_array().unwrap().len(), 1, "{doc}");
+    assert_eq!(
+        doc["notes"][0]["tests"],
+        serde_json::json!(["bytes", "parse_duration", "format_duration"])
+    );
+    // A whole executable's reason is its failed case's line.
+    let failing = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["verdict"] == "fail")
+        .unwrap();
+    let reason = failing["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("test_format_every_unit:FAIL")
+            && reason.contains("test_format_whole_hours:FAIL")
+            && !reason.contains("PASS"),
+        "{reason}"
     );
 }
 
@@ -464,7 +558,7 @@ fn a_cmocka_case_that_aborts_the_listing_keeps_the_executable_whole_and_says_so(
     let said = kept_whole(dir.path());
     assert!(
         said.contains(
-            "\"t\" runs CMocka cases but stays one test: the run that lists its cases ended"
+            "\"t\" runs CMocka cases but stays one test: the run that lists its cases did not reach its end (ended"
         ) && said.contains("aborts the process"),
         "{said}"
     );
@@ -482,21 +576,18 @@ fn a_cmocka_case_that_hangs_the_listing_keeps_the_executable_whole_and_says_so()
 }
 
 #[test]
-fn a_unity_style_runner_whose_n_does_not_choose_keeps_one_row_and_says_why() {
+fn a_unity_style_runner_whose_n_does_not_choose_is_split_through_the_runtime() {
     let dir = fixture("bitset-unity");
     let runner = dir.path().join("tests/unity.c");
     let text = std::fs::read_to_string(&runner).unwrap();
-    // A runner that parses -n but runs every test anyway.
+    // A runner that parses -n but runs every test anyway: its cases still
+    // pass through UnityDefaultTestRun, where the runtime chooses one.
     std::fs::write(
         &runner,
         text.replace("if (only && !strstr(name, only))", "if (0 && only)"),
     )
     .unwrap();
-    let out = faultlens(&["localize", dir.path().to_str().unwrap()]);
-    let said = stderr(&out);
-    assert!(
-        said.contains("choosing the one case \"test_set_then_test\" ran ")
-            && said.contains("its runner does not select tests by name with -n as Unity does"),
-        "{said}"
-    );
+    let doc = localize_json(dir.path(), &["--top", "0"]);
+    assert_eq!(doc["tests"]["total"], 12, "{:?}", names(&doc));
+    assert_eq!(doc["tests"]["failed"], 4, "{:?}", names(&doc));
 }

@@ -102,20 +102,31 @@ impl WorkDir {
         self.dir(name)
     }
 
-    /// [`WorkDir::dir`] with every symbolic link inside it removed, however
-    /// deep: a directory reused between runs (a build tree, the shadow copy)
-    /// may have been shipped by the repository with links leading out, and
-    /// a build writing through one would land outside the project.
-    pub fn dir_without_links(&self, name: &str) -> Result<PathBuf, WorkDirError> {
+    /// [`WorkDir::dir`] with every symbolic link inside it that leads out
+    /// of it (or nowhere) removed, however deep: a directory reused between
+    /// runs (a build tree, the shadow copy) may have been shipped by the
+    /// repository with links leading out, and a build writing through one
+    /// would land outside the project. Links that stay inside (libtool's
+    /// `libx.so.0 -> libx.so.0.0.1`, which `make` does not make again) are
+    /// kept.
+    pub fn dir_without_links_out(&self, name: &str) -> Result<PathBuf, WorkDirError> {
         let path = self.dir(name)?;
+        let inside = path.canonicalize().map_err(|e| io("resolving", &path, e))?;
         let mut stack = vec![path.clone()];
         while let Some(dir) = stack.pop() {
             let entries = std::fs::read_dir(&dir).map_err(|e| io("listing", &dir, e))?;
             for entry in entries.flatten() {
                 let entry_path = entry.path();
                 match entry.file_type() {
-                    Ok(t) if t.is_symlink() => std::fs::remove_file(&entry_path)
-                        .map_err(|e| io("removing", &entry_path, e))?,
+                    Ok(t) if t.is_symlink() => {
+                        let stays = entry_path
+                            .canonicalize()
+                            .is_ok_and(|target| target.starts_with(&inside));
+                        if !stays {
+                            std::fs::remove_file(&entry_path)
+                                .map_err(|e| io("removing", &entry_path, e))?;
+                        }
+                    }
                     Ok(t) if t.is_dir() => stack.push(entry_path),
                     _ => {}
                 }
@@ -235,16 +246,27 @@ mod tests {
     }
 
     #[test]
-    fn a_reused_directory_loses_its_links_but_keeps_its_files() {
+    fn a_reused_directory_loses_its_links_out_but_keeps_its_files() {
         let outside = tempfile::tempdir().unwrap();
         let project = tempfile::tempdir().unwrap();
         let work = WorkDir::open(project.path()).unwrap();
         let build = work.dir("cmake-build/CMakeFiles").unwrap();
         std::fs::write(build.join("kept.txt"), "x").unwrap();
+        std::fs::write(build.join("libx.so.0.0.1"), "x").unwrap();
         std::os::unix::fs::symlink(outside.path(), build.join("out")).unwrap();
-        work.dir_without_links("cmake-build").unwrap();
+        std::os::unix::fs::symlink("libx.so.0.0.1", build.join("libx.so.0")).unwrap();
+        // Inside, through a link that leads out and back: still out.
+        std::os::unix::fs::symlink("../../../nowhere", build.join("dangling")).unwrap();
+        std::os::unix::fs::symlink("out/..", build.join("via_out")).unwrap();
+        work.dir_without_links_out("cmake-build").unwrap();
         assert!(build.join("kept.txt").is_file());
         assert!(std::fs::symlink_metadata(build.join("out")).is_err());
+        assert!(std::fs::symlink_metadata(build.join("dangling")).is_err());
+        assert!(std::fs::symlink_metadata(build.join("via_out")).is_err());
+        assert_eq!(
+            std::fs::read_to_string(build.join("libx.so.0")).unwrap(),
+            "x"
+        );
         assert!(outside.path().is_dir());
     }
 

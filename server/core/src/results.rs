@@ -31,6 +31,20 @@ pub struct RunResults {
     /// `faultlens merge` combines the shards into a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shards::Shard>,
+    /// What the run did that its user may not expect (a unit-test
+    /// executable that stays one test), once per kind, with the tests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<RunNote>,
+}
+
+/// Something a run did differently from what its user may expect, said
+/// once for every test it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunNote {
+    pub message: String,
+    /// The tests it concerns, by name.
+    #[serde(default)]
+    pub tests: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

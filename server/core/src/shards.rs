@@ -235,6 +235,8 @@ pub fn merge(shards: Vec<(String, RunResults)>) -> Result<RunResults, MergeError
         files,
         tests,
         shard: None,
+        // Every shard discovered the whole suite, and so noted the same.
+        notes: first.notes.clone(),
     };
     // Test names are unique within each shard; across shards too.
     merged.validate().map_err(|message| MergeError::Invalid {
@@ -348,6 +350,7 @@ mod tests {
             files,
             tests,
             shard,
+            notes: Vec::new(),
         }
     }
 

@@ -53,6 +53,7 @@ pub use faultlens_maxsat::CancelToken;
 use bridge::ModelTest;
 use faultlens_core::diagnosis::SkippedTest;
 use faultlens_core::results::RunResults;
+use faultlens_core::results::SuiteKind;
 use faultlens_csem::encode::EncodeOptions;
 use faultlens_csem::ir::{Program, StmtId};
 use faultlens_maxsat::Budget;
@@ -251,7 +252,14 @@ pub fn diagnose_project(
         return Err(DiagnoseError::NoFailingTests);
     }
     let mut opts = opts.clone();
-    let (prog, tests, skipped) = if let Some(system) = harness::BuildSystem::of(project.kind) {
+    // A detected project's run may have used another build system than
+    // detection chose (CTest listed no tests, its Makefile had them): the
+    // results say which.
+    let kind = match (project.detected, results.suite) {
+        (true, SuiteKind::Make) => faultlens_workspace::config::Kind::Make,
+        _ => project.kind,
+    };
+    let (prog, tests, skipped) = if let Some(system) = harness::BuildSystem::of(kind) {
         let unit = harness::executable_tests(project, results, system)?;
         let prog = faultlens_csem::load(&unit.spec).map_err(|e| {
             let e = e.to_string();

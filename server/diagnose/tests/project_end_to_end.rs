@@ -124,6 +124,7 @@ fn a_ctest_project_not_built_yet_says_to_localize_first() {
         files: vec![],
         tests: vec![],
         shard: None,
+        notes: Vec::new(),
     };
     let err = diagnose_project(
         &project,

@@ -272,6 +272,7 @@ pub(crate) mod fixtures {
                 test("sum_many", Outcome::Passed, &[3, 4, 6, 7, 8]),
             ],
             shard: None,
+            notes: Vec::new(),
         }
     }
 

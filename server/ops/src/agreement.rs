@@ -127,6 +127,7 @@ mod tests {
             files: vec![],
             tests,
             shard: None,
+            notes: Vec::new(),
         }
     }
 

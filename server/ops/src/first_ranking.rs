@@ -149,6 +149,7 @@ mod tests {
             files,
             tests,
             shard: None,
+            notes: Vec::new(),
         }
     }
 

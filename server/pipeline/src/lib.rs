@@ -18,6 +18,7 @@ pub mod gcov_native;
 pub mod import;
 pub mod llvm_native;
 mod localize;
+pub mod note;
 pub mod paths;
 pub mod process;
 mod pump;

@@ -59,8 +59,9 @@ pub enum Progress {
         test: String,
     },
     Collecting,
-    /// Discovery kept something as it was, and says why (see [`discover::Note`]).
-    Note(discover::Note),
+    /// The build or discovery did something its user may not expect, and
+    /// says what (see [`crate::note::Note`]).
+    Note(crate::note::Note),
 }
 
 #[derive(Clone)]
@@ -142,10 +143,40 @@ pub fn localize_in_stages(
     progress(Progress::Building);
     let digests = crate::store::digest_sources(&project.root);
     let steps = build_steps(project, cancel, &scope);
-    let built = build::build(project, &tools, jobs, &steps)?;
-    check_cancel(cancel)?;
-    progress(Progress::Discovering);
-    let specs = discover::discover(project, &built, timeout, &steps, progress)?;
+    // The build's and discovery's notes are said as they come and kept in
+    // the results.
+    let noted = std::sync::Mutex::new(Vec::new());
+    let note = |p: Progress| {
+        if let Progress::Note(note) = &p {
+            noted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(note.to_run_note());
+        }
+        progress(p)
+    };
+    let fallback;
+    let (project, built, specs) = match build_and_discover(
+        project, &tools, jobs, timeout, &steps, &note, cancel,
+    ) {
+        Err(PipelineError::NoTests(why)) if other_build_system(project).is_some() => {
+            let (kind, which) = other_build_system(project).expect("checked just above");
+            fallback = Project {
+                kind,
+                ..project.clone()
+            };
+            note(Progress::Note(crate::note::Note::Chose(format!(
+                    "CMake lists no tests ({why}, with the project's test options on); using {which} instead"
+                ))));
+            let (built, specs) =
+                build_and_discover(&fallback, &tools, jobs, timeout, &steps, &note, cancel)?;
+            (&fallback, built, specs)
+        }
+        other => {
+            let (built, specs) = other?;
+            (project, built, specs)
+        }
+    };
     check_cancel(cancel)?;
     let suite_tests = specs.len();
     let specs: Vec<TestSpec> = match options.shard {
@@ -203,12 +234,53 @@ pub fn localize_in_stages(
         .map(|f| f.expect("every test ran in one of the stages"))
         .collect();
     let mut results = assemble(project, &built, &tools, &specs, finished, &digests)?;
+    results.notes = noted
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     results.shard = options.shard.map(|s| Shard {
         index: s.index,
         count: s.count,
         suite_tests: suite_tests as u32,
     });
     Ok(results)
+}
+
+/// Builds `project` for coverage and discovers its tests.
+fn build_and_discover(
+    project: &Project,
+    tools: &Toolchain,
+    jobs: usize,
+    timeout: Duration,
+    steps: &Steps,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<(Built, Vec<TestSpec>)> {
+    let built = build::build(project, tools, jobs, steps)?;
+    check_cancel(cancel)?;
+    for note in &built.said {
+        progress(Progress::Note(note.clone()));
+    }
+    progress(Progress::Discovering);
+    let specs = discover::discover(project, &built, timeout, steps, progress)?;
+    Ok((built, specs))
+}
+
+/// For a detected CMake project, the build system it also has, that a
+/// run can use when CTest lists no tests: autotools or a Makefile's
+/// `check`, and how to say it.
+fn other_build_system(project: &Project) -> Option<(crate::config::Kind, &'static str)> {
+    use crate::config::Kind;
+    use faultlens_workspace::detect;
+    if !project.detected || project.kind != Kind::Ctest {
+        return None;
+    }
+    if detect::autotools(&project.root).is_some() {
+        Some((Kind::Make, "its autotools build (configure, make check)"))
+    } else if detect::is_make_check_project(&project.root) {
+        Some((Kind::Make, "the Makefile's check target"))
+    } else {
+        None
+    }
 }
 
 /// A stage's progress as part of the whole run: `done` counts the tests
@@ -507,6 +579,7 @@ fn assemble(
         files: table.files,
         tests,
         shard: None,
+        notes: Vec::new(),
     })
 }
 

@@ -30,7 +30,8 @@ fn manifest_path(shadow: &Path) -> PathBuf {
 }
 
 /// Brings `shadow` up to date with `root`. Returns how many files were copied.
-/// `shadow` must hold no symbolic links (`WorkDir::dir_without_links`).
+/// `shadow` must hold no symbolic link leading out of it
+/// (`WorkDir::dir_without_links_out`).
 pub fn sync(root: &Path, shadow: &Path) -> Result<usize> {
     fs::create_dir_all(shadow)
         .map_err(|e| PipelineError::io(format!("creating {}", shadow.display()), e))?;

@@ -33,6 +33,10 @@ pub struct RankingDocument {
     pub lines: Lines,
     /// In rank order; every ranked line unless `--top N`.
     pub ranking: Vec<RankedLine>,
+    /// What the run did that its user may not expect (a unit-test
+    /// executable that stays one test), once per kind, with the tests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<faultlens_core::results::RunNote>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +155,7 @@ pub fn ranking_document(
             suspicious: analysis.suspicious(),
         },
         ranking,
+        notes: results.notes.clone(),
     }
 }
 

@@ -79,6 +79,9 @@ pub struct BuildSection {
     pub coverage: CoverageTool,
     /// Seconds one build step (a compiler run, `make`, CMake) may take.
     pub timeout: Option<f64>,
+    /// More arguments for an autotools project's `./configure`.
+    #[serde(default)]
+    pub configure: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]

@@ -5,17 +5,11 @@ use crate::error::{Result, WorkspaceError};
 use crate::project::Project;
 use std::path::Path;
 
-/// A `CMakeLists.txt` at the root that enables testing.
+/// A `CMakeLists.txt` at the root, and tests declared in it or in one
+/// below it (behind an option or not: faultlens's build turns them on).
 pub fn is_ctest_project(root: &Path) -> bool {
-    crate::files::read_in_project(
-        root,
-        Path::new("CMakeLists.txt"),
-        faultlens_confine::limits::BUILD_DESCRIPTION,
-    )
-    .is_ok_and(|bytes| {
-        let lower = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-        lower.contains("enable_testing") || lower.contains("include(ctest)")
-    })
+    root.join("CMakeLists.txt").is_file()
+        && crate::cmake_lists::declares_tests(&crate::cmake_lists::texts(root))
 }
 
 /// A `meson.build` at the root that declares tests or includes the
@@ -70,11 +64,35 @@ pub fn is_make_check_project(root: &Path) -> bool {
     })
 }
 
+/// How an autotools project is set up before `make`: its shipped
+/// `configure`, or `autoreconf -fi` first when only `configure.ac` ships.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Autotools {
+    Configure,
+    Reconfigure,
+}
+
+/// An autotools project at `root`: a `configure` script with a
+/// `Makefile.in` or `Makefile.am` beside it, or `configure.ac` (or the old
+/// `configure.in`) with a `Makefile.am`.
+pub fn autotools(root: &Path) -> Option<Autotools> {
+    let file = |name: &str| crate::files::checked(root, Path::new(name)).is_ok_and(|p| p.is_file());
+    let makefile_template = file("Makefile.in") || file("Makefile.am");
+    if file("configure") && makefile_template {
+        Some(Autotools::Configure)
+    } else if (file("configure.ac") || file("configure.in")) && file("Makefile.am") {
+        Some(Autotools::Reconfigure)
+    } else {
+        None
+    }
+}
+
 pub fn detect(root: &Path) -> Result<Project> {
     for (found, kind) in [
         (is_ctest_project(root), Kind::Ctest),
         (is_meson_project(root), Kind::Meson),
         (is_make_check_project(root), Kind::Make),
+        (autotools(root).is_some(), Kind::Make),
     ] {
         if found {
             return Ok(Project {
@@ -122,7 +140,7 @@ pub fn detect(root: &Path) -> Result<Project> {
         });
     }
     Err(WorkspaceError::Detection(format!(
-        "{}: no faultlens.toml, and nothing faultlens recognises on its own (a CMakeLists.txt with enable_testing(), a meson.build with tests, a Makefile with `check:` and `TESTS`, or *.c files with tests/*.in and tests/*.out pairs).\n\
+        "{}: no faultlens.toml, and nothing faultlens recognises on its own (tried: CMake, a CMakeLists.txt declaring tests; Meson, a meson.build with tests; autotools, a configure or configure.ac with Makefile.am; make, a Makefile with `check:` and `TESTS`; input/output tests, *.c files with tests/*.in and tests/*.out pairs).\n\
          Create a faultlens.toml, for example:\n\n\
          [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\
          (every key is described in faultlens's README, section `faultlens.toml`)",

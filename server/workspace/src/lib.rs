@@ -13,6 +13,7 @@
 //! crate alone.
 
 pub mod build_dirs;
+pub mod cmake_lists;
 pub mod compilations;
 pub mod config;
 pub mod declared;

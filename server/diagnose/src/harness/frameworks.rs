@@ -16,8 +16,9 @@ pub enum Framework {
 pub enum Selection {
     /// An environment variable holds the case's name.
     Variable(&'static str),
-    /// A command-line option precedes the case's name.
-    Option(&'static str),
+    /// A command-line option precedes the case's name, and an environment
+    /// variable holds it too: the two ways one framework's runs select it.
+    OptionAndVariable(&'static str, &'static str),
 }
 
 impl Framework {
@@ -58,14 +59,16 @@ impl Framework {
     }
 
     /// How one case is selected, as the native run selects it (faultlens's
-    /// CMocka runtime, Check's own `CK_RUN_CASE`, Unity's `-n`; the model's
-    /// Criterion runner takes the name `--filter` takes).
+    /// CMocka runtime, Check's own `CK_RUN_CASE`, Unity's `-n` for a runner
+    /// with its options and faultlens's runtime otherwise, a case name
+    /// either way; the model's Criterion runner takes the name `--filter`
+    /// takes).
     pub fn selection(self) -> Selection {
         match self {
             Framework::Cmocka => Selection::Variable("FAULTLENS_CMOCKA_TEST"),
             Framework::Check => Selection::Variable("CK_RUN_CASE"),
             Framework::Criterion => Selection::Variable("FAULTLENS_CRITERION_TEST"),
-            Framework::Unity => Selection::Option("-n"),
+            Framework::Unity => Selection::OptionAndVariable("-n", "FAULTLENS_UNITY_TEST"),
         }
     }
 

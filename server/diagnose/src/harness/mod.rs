@@ -158,7 +158,10 @@ pub fn executable_tests(
             }
             match program.framework.map(Framework::selection) {
                 Some(Selection::Variable(v)) => input.env.push((v.into(), case)),
-                Some(Selection::Option(o)) => input.args.extend([o.into(), case]),
+                Some(Selection::OptionAndVariable(o, v)) => {
+                    input.args.extend([o.into(), case.clone()]);
+                    input.env.push((v.into(), case));
+                }
                 None => {
                     skipped.push((name, format!("it is a case of a unit-test framework the model does not run (it runs {})", Framework::ALL.map(Framework::name).join(", "))));
                     continue;

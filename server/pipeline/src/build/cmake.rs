@@ -39,7 +39,7 @@ pub fn build(
     }
     let dir = project
         .work()?
-        .dir_without_links(faultlens_workspace::build_dirs::CMAKE)?;
+        .dir_without_links_out(faultlens_workspace::build_dirs::CMAKE)?;
     let paths = PathMap::new(root.clone(), None);
     let section = project.config.ctest.clone().unwrap_or_default();
 
@@ -54,10 +54,14 @@ pub fn build(
         // from it (`faultlens diagnose` on unit-test cases).
         .arg("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON")
         .arg(format!("-DCMAKE_C_COMPILER={}", tools.cc))
+        // Tests kept behind BUILD_TESTING or an option of the project's.
+        .args(faultlens_workspace::cmake_lists::test_switches(
+            &faultlens_workspace::cmake_lists::texts(root),
+        ))
         .arg(format!("-DCMAKE_C_FLAGS={COVERAGE_CFLAGS}"))
         .arg(format!(
             "-DCMAKE_EXE_LINKER_FLAGS=--coverage {}",
-            runtime.display()
+            super::runtime::link_flags(runtime)
         ))
         .args(&section.cmake_args);
     build_step(
@@ -92,5 +96,6 @@ pub fn build(
         cmake_dir: Some(dir),
         paths,
         env,
+        said: Vec::new(),
     })
 }

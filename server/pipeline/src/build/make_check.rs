@@ -2,7 +2,10 @@
 //! Makefile): the user's Makefile runs in the shadow copy with the coverage
 //! environment; `make` builds the project (its default goal, unless that is
 //! `check`), then the test programs (`check_PROGRAMS`, else `TESTS`) are
-//! built as targets of their own, so nothing runs a test but faultlens.
+//! built as targets of their own, so nothing runs a test but faultlens. An
+//! autotools project is configured there first (`build::autotools`), and
+//! its test programs are built by automake's own `check` with `TESTS`
+//! emptied, in every directory.
 
 use super::{build_step, Built};
 use crate::command::{run_step, Steps};
@@ -22,8 +25,13 @@ pub fn build(
 ) -> Result<Built> {
     let shadow = project
         .work()?
-        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
+        .dir_without_links_out(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
+    let autotools = faultlens_workspace::detect::autotools(&project.root);
+    let configured = match autotools {
+        Some(how) => super::autotools::configure(project, how, &shadow, &env, steps)?,
+        None => None,
+    };
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let make = |targets: &[String]| -> Result<()> {
         let mut cmd = make_command(project);
@@ -41,12 +49,19 @@ pub fn build(
     if default_goal.first().is_none_or(|goal| goal != "check") {
         make(&[])?;
     }
-    let mut programs = variable(project, &shadow, "check_PROGRAMS", &env, steps)?;
-    if programs.is_empty() {
-        programs = variable(project, &shadow, "TESTS", &env, steps)?;
-    }
-    if !programs.is_empty() {
-        make(&programs)?;
+    if autotools.is_some() {
+        // Automake's `check` builds every directory's check_PROGRAMS and
+        // check_SCRIPTS, then runs TESTS: emptied on the command line (and
+        // so in every recursive make), it runs none.
+        make(&["check".into(), "TESTS=".into(), "XFAIL_TESTS=".into()])?;
+    } else {
+        let mut programs = variable(project, &shadow, "check_PROGRAMS", &env, steps)?;
+        if programs.is_empty() {
+            programs = variable(project, &shadow, "TESTS", &env, steps)?;
+        }
+        if !programs.is_empty() {
+            make(&programs)?;
+        }
     }
     Ok(Built {
         program: None,
@@ -55,6 +70,10 @@ pub fn build(
         cmake_dir: None,
         paths,
         env,
+        said: configured
+            .map(crate::note::Note::Chose)
+            .into_iter()
+            .collect(),
     })
 }
 
@@ -100,16 +119,23 @@ pub fn recording_compilations(
 
 fn make_command(project: &Project) -> Command {
     let mut cmd = Command::new("make");
+    // A release's configure and Makefile.in are what it ships: the copy
+    // gives every file the time it was copied, which can make them look
+    // older than configure.ac and Makefile.am, and automake's rules would
+    // remake them with whatever autotools are installed (or fail without).
+    if faultlens_workspace::detect::autotools(&project.root)
+        == Some(faultlens_workspace::detect::Autotools::Configure)
+    {
+        cmd.args(["ACLOCAL=:", "AUTOCONF=:", "AUTOMAKE=:", "AUTOHEADER=:"]);
+    }
     if let Some(section) = &project.config.make_check {
         cmd.args(&section.args);
     }
     cmd
 }
 
-/// The words of a Makefile variable, as make expands it: GNU make's
-/// `--eval` adds a rule whose `$(info)` prints it behind a marker, so
-/// nothing the Makefile itself prints (and no quote in the value) is taken
-/// for it.
+/// The words of a Makefile variable, as make expands it (see
+/// [`variables`]).
 pub fn variable(
     project: &Project,
     dir: &Path,
@@ -117,21 +143,55 @@ pub fn variable(
     env: &[(String, String)],
     steps: &Steps,
 ) -> Result<Vec<String>> {
+    let values = variables(project, dir, &[name], env, steps)?;
+    Ok(values
+        .get(name)
+        .map(|v| v.split_whitespace().map(String::from).collect())
+        .unwrap_or_default())
+}
+
+/// Makefile variables as make expands them, by name: GNU make's `--eval`
+/// adds a rule whose `$(info)` prints each behind a marker of its own, so
+/// nothing the Makefile itself prints (and no quote in a value) is taken
+/// for one.
+pub fn variables(
+    project: &Project,
+    dir: &Path,
+    names: &[&str],
+    env: &[(String, String)],
+    steps: &Steps,
+) -> Result<std::collections::BTreeMap<String, String>> {
     // `--eval` is read before the Makefile, and a target starting with a
     // dot never becomes the default goal (which is asked for too).
     const TARGET: &str = ".faultlens-print-variable";
     const MARK: &str = "faultlens-variable-value:";
+    let infos: Vec<String> = names
+        .iter()
+        .map(|name| format!("$(info {MARK}{name}:$({name}))"))
+        .collect();
     let mut cmd = make_command(project);
     cmd.args(["-s", "--no-print-directory", "--eval"])
-        .arg(format!("{TARGET}: ; $(info {MARK}$({name}))"))
+        .arg(format!("{TARGET}: ; {}", infos.join(" ")))
         .arg(TARGET);
     let step = run_step(cmd, dir, env, steps)?;
-    let value = step.stdout.lines().find_map(|line| line.strip_prefix(MARK));
-    match value {
-        Some(value) if step.success => Ok(value.split_whitespace().map(String::from).collect()),
-        _ => Err(PipelineError::Discovery(format!(
-            "asking make for {name} failed (faultlens reads it with GNU make's --eval, make 3.82 or later):\n{}",
-            step.output.trim_end()
-        ))),
+    let mut values = std::collections::BTreeMap::new();
+    for line in step.stdout.lines() {
+        let Some(rest) = line.strip_prefix(MARK) else {
+            continue;
+        };
+        if let Some((name, value)) = rest.split_once(':') {
+            if names.contains(&name) {
+                values.insert(name.to_string(), value.to_string());
+            }
+        }
     }
+    if !step.success || values.len() < names.len() {
+        return Err(PipelineError::Discovery(format!(
+            "asking make in {} for {} failed (faultlens reads them with GNU make's --eval, make 3.82 or later):\n{}",
+            dir.display(),
+            names.join(", "),
+            step.output.trim_end()
+        )));
+    }
+    Ok(values)
 }

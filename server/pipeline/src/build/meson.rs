@@ -38,7 +38,7 @@ pub fn build(
     }
     let dir = project
         .work()?
-        .dir_without_links(faultlens_workspace::build_dirs::MESON)?;
+        .dir_without_links_out(faultlens_workspace::build_dirs::MESON)?;
     let paths = PathMap::new(root.clone(), None);
     // Meson reads the compiler from CC when it sets up, and only then.
     let compiler: Vec<(String, String)> = env.iter().filter(|(k, _)| k == "CC").cloned().collect();
@@ -48,7 +48,10 @@ pub fn build(
     let mut options: Vec<String> = vec![
         "-Db_coverage=true".into(),
         "-Dbuildtype=debug".into(),
-        format!("-Dc_link_args=--coverage {}", runtime.display()),
+        format!(
+            "-Dc_link_args=--coverage {}",
+            super::runtime::link_flags(runtime)
+        ),
     ];
     options.extend(section.setup_args);
     let setup_record = dir.join("faultlens-setup");
@@ -100,5 +103,6 @@ pub fn build(
         cmake_dir: None,
         paths,
         env,
+        said: Vec::new(),
     })
 }

@@ -9,10 +9,12 @@
 //! - `make check`: the Makefile runs in the shadow copy, its `CC` a script
 //!   that records each compiler invocation (`workspace::compilations`).
 
+mod autotools;
 mod cmake;
 pub mod diagnostics;
 pub mod make_check;
 mod meson;
+mod origin;
 mod reuse;
 mod runtime;
 mod sources;
@@ -53,6 +55,8 @@ pub struct Built {
     /// Environment of the coverage build (`CC`, `CFLAGS`, `LDFLAGS`), also
     /// given to runner commands, which may build.
     pub env: Vec<(String, String)>,
+    /// What the build chose or did that its user may not expect.
+    pub said: Vec<crate::note::Note>,
 }
 
 pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -> Result<Built> {
@@ -72,6 +76,7 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
     } else {
         "__gcov_dump"
     };
+    let healed = origin::heal(project, &tools.cc)?;
     let runtime = runtime::build_runtime(&tools.cc, &work, dump, steps)?;
     let (cflags, ldflags) = coverage_flags(project);
     let env = vec![
@@ -79,7 +84,7 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
         ("CFLAGS".to_string(), cflags.to_string()),
         (
             "LDFLAGS".to_string(),
-            format!("{ldflags} {}", runtime.display()),
+            format!("{ldflags} {}", runtime::link_flags(&runtime)),
         ),
     ];
     let built = match (project.kind, &project.config.build) {
@@ -127,6 +132,8 @@ pub fn build(project: &Project, tools: &Toolchain, jobs: usize, steps: &Steps) -
             diagnostics: Vec::new(),
         });
     }
+    let mut built = built;
+    built.said.extend(healed.map(crate::note::Note::Chose));
     Ok(built)
 }
 

@@ -9,7 +9,7 @@
 //! process that ends with `_exit` skips the exit handler too (Check's
 //! forked child of a failing test does): the runtime's `_exit` writes the
 //! counters first. It also lets faultlens choose the one case a CMocka
-//! executable runs.
+//! or Unity executable runs.
 
 use crate::command::{run_step, Steps};
 use crate::error::{PipelineError, Result};
@@ -48,6 +48,31 @@ static void faultlens_on_signal(int sig) {
    case of a CMocka executable by naming it here (see discover::cases). The
    reference is weak, so programs without CMocka link as before. */
 extern void cmocka_set_test_filter(const char *pattern) __attribute__((weak));
+/* Unity's RUN_TEST(f) is UnityDefaultTestRun(f, "f", __LINE__), in a
+   hand-written main too. Coverage builds link with
+   -Wl,--wrap=UnityDefaultTestRun (LINK_OPTIONS), so every such call from
+   the test's objects comes here first: with FAULTLENS_UNITY_LIST set it
+   names the case on a line of its own and runs nothing; with
+   FAULTLENS_UNITY_TEST set it runs only the case of that name. The real
+   function is a weak reference: programs without Unity link as before. */
+typedef void (*faultlens_unity_case)(void);
+extern void __real_UnityDefaultTestRun(faultlens_unity_case, const char *, const int)
+    __attribute__((weak));
+void __wrap_UnityDefaultTestRun(faultlens_unity_case func, const char *name, const int line) {
+  if (getenv("FAULTLENS_UNITY_LIST")) {
+    /* Unbuffered, whatever the program did to stdout's buffering. */
+    static const char mark[] = "faultlens-unity-case ";
+    if (write(1, mark, sizeof mark - 1) < 0 || write(1, name, strlen(name)) < 0 ||
+        write(1, "\n", 1) < 0) {
+    }
+    return;
+  }
+  const char *only = getenv("FAULTLENS_UNITY_TEST");
+  if (only && strcmp(only, name) != 0)
+    return;
+  if (__real_UnityDefaultTestRun)
+    __real_UnityDefaultTestRun(func, name, line);
+}
 __attribute__((constructor)) static void faultlens_runtime_init(void) {
   atexit(faultlens_on_exit);
   const char *only = getenv("FAULTLENS_CMOCKA_TEST");
@@ -65,6 +90,18 @@ __attribute__((constructor)) static void faultlens_runtime_init(void) {
   }
 }
 "#;
+
+/// Linker options every coverage build of a test suite gets with the
+/// runtime: the calls of the one function every Unity case passes through
+/// go to the runtime first, which lists the cases or runs the one chosen
+/// (see `discover::cases`).
+pub const LINK_OPTIONS: &str = "-Wl,--wrap=UnityDefaultTestRun";
+
+/// The runtime object and its [`LINK_OPTIONS`], for a build system's
+/// linker flags (split on whitespace: the object's path has none).
+pub fn link_flags(runtime: &Path) -> String {
+    format!("{} {LINK_OPTIONS}", runtime.display())
+}
 
 /// Compiles the runtime and returns the object's path: under
 /// `work_dir/rt/`, or, when that path holds characters that build tools

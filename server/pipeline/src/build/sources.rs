@@ -90,6 +90,7 @@ pub fn build(
         cmake_dir: None,
         paths: paths.clone(),
         env,
+        said: Vec::new(),
     };
     let runtime_key = std::fs::read_to_string(runtime.with_extension("key")).unwrap_or_default();
     let key = reuse::key(&[

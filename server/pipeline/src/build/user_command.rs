@@ -10,7 +10,7 @@ use std::process::Command;
 pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Result<Built> {
     let shadow = project
         .work()?
-        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
+        .dir_without_links_out(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
     let paths = PathMap::new(project.root.clone(), Some(shadow.clone()));
     let command = project.config.build.command.clone().unwrap_or_default();
@@ -46,6 +46,7 @@ pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Re
         cmake_dir: None,
         paths,
         env,
+        said: Vec::new(),
     })
 }
 
@@ -54,7 +55,7 @@ pub fn build(project: &Project, env: Vec<(String, String)>, steps: &Steps) -> Re
 pub fn no_build(project: &Project, env: Vec<(String, String)>) -> Result<Built> {
     let shadow = project
         .work()?
-        .dir_without_links(faultlens_workspace::build_dirs::SHADOW)?;
+        .dir_without_links_out(faultlens_workspace::build_dirs::SHADOW)?;
     crate::shadow::sync(&project.root, &shadow)?;
     Ok(Built {
         program: None,
@@ -63,5 +64,6 @@ pub fn no_build(project: &Project, env: Vec<(String, String)>) -> Result<Built> 
         cmake_dir: None,
         paths: PathMap::new(project.root.clone(), Some(shadow)),
         env,
+        said: Vec::new(),
     })
 }

@@ -6,6 +6,7 @@ mod make_check;
 mod meson;
 mod runner;
 
+pub use crate::note::Note;
 pub use faultlens_workspace::declared::DEFAULT_TIMEOUT;
 
 use crate::build::Built;
@@ -52,7 +53,7 @@ pub fn discover(
             &scratch,
             &mut notes,
         )?;
-        notes
+        Note::grouped(notes)
             .into_iter()
             .for_each(|note| progress(Progress::Note(note)));
         tests
@@ -69,31 +70,4 @@ pub fn discover(
         }));
     }
     Ok(tests)
-}
-
-/// Something discovery did differently from what the user may expect.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// A unit-test executable keeps one row for all its cases.
-    NotSplit {
-        test: String,
-        framework: &'static str,
-        why: String,
-    },
-}
-
-impl std::fmt::Display for Note {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Note::NotSplit {
-                test,
-                framework,
-                why,
-            } => write!(
-                f,
-                "test {test:?} runs {framework} cases but stays one test: {why} \
-                 (declare one test per case to split it by hand, or leave it out of [run] split_cases to silence this)"
-            ),
-        }
-    }
 }

@@ -171,6 +171,7 @@ pub fn import(project: &Project, files: &ImportFiles) -> Result<Imported> {
             files: table.files,
             tests,
             shard: None,
+            notes: Vec::new(),
         },
         notes,
     })
