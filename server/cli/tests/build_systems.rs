@@ -379,7 +379,7 @@ fn a_shipped_configure_runs_with_its_extra_arguments_and_its_failure_quotes_conf
     );
     std::fs::write(
         root.join("faultlens.toml"),
-        "[project]\nkind = \"make\"\n\n[build]\nconfigure = [\"--enable-tally-checks\"]\n",
+        "[build]\nconfigure = [\"--enable-tally-checks\"]\n",
     )
     .unwrap();
     let doc = localize_json(root, &["--top", "0"]);
@@ -402,4 +402,73 @@ fn cmake_tests_behind_an_option_that_is_off_are_switched_on() {
     std::fs::write(&cmake, optional).unwrap();
     let doc = localize_json(dir.path(), &["--top", "0"]);
     assert_eq!(doc["tests"]["total"], 18);
+}
+
+#[test]
+fn a_cmake_build_without_tests_gives_way_to_the_makefile_and_says_so() {
+    // As utf8proc ships: a CMakeLists.txt whose tests CTest does not list
+    // (here none at all), and a Makefile with check.
+    let dir = fixture("csv-make-check");
+    for (cmake, said) in [
+        (
+            "cmake_minimum_required(VERSION 3.13)\nproject(csv C)\nenable_testing()\nadd_library(csv STATIC src/csv.c)\ntarget_include_directories(csv PUBLIC include)\n",
+            "CMake lists no tests",
+        ),
+        // As zlib's Debian tarball ships: a CMakeLists.txt naming a file
+        // the repack left out.
+        (
+            "cmake_minimum_required(VERSION 3.13)\nproject(csv C)\nenable_testing()\nadd_library(csv STATIC src/csv.c win32/csv.rc)\nadd_test(NAME t COMMAND t)\n",
+            "configuring with CMake failed (CMake Error at CMakeLists.txt:4 (add_library):",
+        ),
+    ] {
+        std::fs::write(dir.path().join("CMakeLists.txt"), cmake).unwrap();
+        let out = faultlens(&["localize", dir.path().to_str().unwrap(), "--format", "json"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains(said) && err.contains("using the Makefile's check target instead"),
+            "{err}"
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["tests"]["total"], 5, "{doc}");
+        assert!(doc["notes"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("using the Makefile's check target instead"));
+        let tests = faultlens(&["tests", dir.path().to_str().unwrap(), "--json"]);
+        let listed: serde_json::Value = serde_json::from_slice(&tests.stdout).unwrap();
+        assert_eq!(listed["kind"], "make");
+    }
+}
+
+#[test]
+fn a_makefile_without_tests_gives_the_targets_its_check_runs() {
+    // As zlib's Makefile: `check: test`, `test: all t1 t2`, each with a
+    // recipe that runs a program.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("half.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\nint half(int x) { return x / 2; }\n\
+         int main(int argc, char **argv) { printf(\"%d\\n\", half(atoi(argv[1]))); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("Makefile"),
+        "CC ?= cc\nall: half\nhalf: half.c\n\t$(CC) $(CFLAGS) -o half half.c $(LDFLAGS)\n\
+         check: test\ntest: all even odd\neven: half\n\ttest \"$$(./half 8)\" = 4\n\
+         odd: half\n\ttest \"$$(./half 7)\" = 4\n.PHONY: all check test even odd\n",
+    )
+    .unwrap();
+    let doc = localize_json(root, &["--top", "0"]);
+    let names: Vec<&str> = doc["tests"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["make even", "make odd"]);
+    assert_eq!(doc["tests"]["failed"], 1);
+    let fault = entry(&doc, "half.c", 3);
+    assert_eq!(fault["ef"], 1);
 }

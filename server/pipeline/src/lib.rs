@@ -35,5 +35,5 @@ pub use error::{CompilerDiagnostic, PipelineError};
 pub use faultlens_cancel::CancelToken;
 pub use faultlens_core::results::RunResults;
 pub use localize::{
-    discover_tests, localize, localize_in_stages, FirstTests, Progress, RunOptions,
+    discover_tests, localize, localize_in_stages, Discovered, FirstTests, Progress, RunOptions,
 };

@@ -155,28 +155,9 @@ pub fn localize_in_stages(
         }
         progress(p)
     };
-    let fallback;
-    let (project, built, specs) = match build_and_discover(
-        project, &tools, jobs, timeout, &steps, &note, cancel,
-    ) {
-        Err(PipelineError::NoTests(why)) if other_build_system(project).is_some() => {
-            let (kind, which) = other_build_system(project).expect("checked just above");
-            fallback = Project {
-                kind,
-                ..project.clone()
-            };
-            note(Progress::Note(crate::note::Note::Chose(format!(
-                    "CMake lists no tests ({why}, with the project's test options on); using {which} instead"
-                ))));
-            let (built, specs) =
-                build_and_discover(&fallback, &tools, jobs, timeout, &steps, &note, cancel)?;
-            (&fallback, built, specs)
-        }
-        other => {
-            let (built, specs) = other?;
-            (project, built, specs)
-        }
-    };
+    let (fallback, built, specs) =
+        build_and_discover_any(project, &tools, jobs, timeout, &steps, &note, cancel)?;
+    let project = fallback.as_ref().unwrap_or(project);
     check_cancel(cancel)?;
     let suite_tests = specs.len();
     let specs: Vec<TestSpec> = match options.shard {
@@ -245,6 +226,39 @@ pub fn localize_in_stages(
     Ok(results)
 }
 
+/// [`build_and_discover`], falling back, for a detected CMake project
+/// CMake gives no tests (none listed, or configuring failed), to the other
+/// build system it has: then also that project, said in a note.
+fn build_and_discover_any(
+    project: &Project,
+    tools: &Toolchain,
+    jobs: usize,
+    timeout: Duration,
+    steps: &Steps,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &CancelToken,
+) -> Result<(Option<Project>, Built, Vec<TestSpec>)> {
+    match build_and_discover(project, tools, jobs, timeout, steps, progress, cancel) {
+        Ok((built, specs)) => Ok((None, built, specs)),
+        Err(e) => {
+            let (Some((kind, which)), Some(why)) = (other_build_system(project), cmake_gave_up(&e))
+            else {
+                return Err(e);
+            };
+            let fallback = Project {
+                kind,
+                ..project.clone()
+            };
+            progress(Progress::Note(crate::note::Note::Chose(format!(
+                "{why}; using {which} instead"
+            ))));
+            let (built, specs) =
+                build_and_discover(&fallback, tools, jobs, timeout, steps, progress, cancel)?;
+            Ok((Some(fallback), built, specs))
+        }
+    }
+}
+
 /// Builds `project` for coverage and discovers its tests.
 fn build_and_discover(
     project: &Project,
@@ -265,6 +279,31 @@ fn build_and_discover(
     Ok((built, specs))
 }
 
+/// Why CMake could not give a run its tests, when `e` says it: CTest
+/// listed none, or configuring failed (a release tarball repacked without
+/// a file its CMakeLists.txt names).
+fn cmake_gave_up(e: &PipelineError) -> Option<String> {
+    match e {
+        PipelineError::NoTests(why) => Some(format!(
+            "CMake lists no tests ({why}, with the project's test options on)"
+        )),
+        PipelineError::Build { message, .. }
+            if message.starts_with(build::cmake::CONFIGURE_FAILED) =>
+        {
+            let first_error = message
+                .lines()
+                .skip_while(|l| !l.starts_with("CMake Error"))
+                .take(4)
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            Some(format!("configuring with CMake failed ({first_error})"))
+        }
+        _ => None,
+    }
+}
+
 /// For a detected CMake project, the build system it also has, that a
 /// run can use when CTest lists no tests: autotools or a Makefile's
 /// `check`, and how to say it.
@@ -275,7 +314,7 @@ fn other_build_system(project: &Project) -> Option<(crate::config::Kind, &'stati
         return None;
     }
     if detect::autotools(&project.root).is_some() {
-        Some((Kind::Make, "its autotools build (configure, make check)"))
+        Some((Kind::Make, "its configure script and make"))
     } else if detect::is_make_check_project(&project.root) {
         Some((Kind::Make, "the Makefile's check target"))
     } else {
@@ -299,18 +338,28 @@ fn offset(progress: Progress, (before, total): (usize, usize)) -> Progress {
 /// The tests of `project` as a run would discover them: input/output
 /// tests from the configuration, other suites after a coverage build (under
 /// the run lock, cancellable, leaving no process behind).
+/// What [`discover_tests`] found: the kind of suite the tests come from
+/// (another than the project's when its CMake gave none) and the tests.
+pub struct Discovered {
+    pub kind: crate::config::Kind,
+    pub tests: Vec<TestSpec>,
+}
+
 pub fn discover_tests(
     project: &Project,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &CancelToken,
-) -> Result<Vec<TestSpec>> {
+) -> Result<Discovered> {
     let timeout = project
         .config
         .run
         .timeout
         .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64);
     if let Some(declared) = faultlens_workspace::declared::discover_declared(project, timeout) {
-        return Ok(declared?);
+        return Ok(Discovered {
+            kind: project.kind,
+            tests: declared?,
+        });
     }
     let _lock = crate::lock::RunLock::acquire(&project.root)?;
     let scope = RunScope::new();
@@ -318,9 +367,12 @@ pub fn discover_tests(
     let steps = build_steps(project, cancel, &scope);
     progress(Progress::Building);
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let built = build::build(project, &tools, jobs, &steps)?;
-    progress(Progress::Discovering);
-    discover::discover(project, &built, timeout, &steps, progress)
+    let (fallback, _, tests) =
+        build_and_discover_any(project, &tools, jobs, timeout, &steps, progress, cancel)?;
+    Ok(Discovered {
+        kind: fallback.map_or(project.kind, |p| p.kind),
+        tests,
+    })
 }
 
 fn build_steps<'a>(project: &Project, cancel: &'a CancelToken, scope: &'a RunScope) -> Steps<'a> {

@@ -7,7 +7,10 @@
 //! again when either changed (in any direction: a file restored with an
 //! older time, as `tar`, `cp -p` or `git stash` do, is copied too). Copies
 //! get the current time, so `make` always sees them as newer than the
-//! objects built from their previous content. Files deleted from the project
+//! objects built from their previous content; a copy made from scratch
+//! keeps the project's times instead (nothing was built from it yet), so
+//! a release's generated sources stay newer than their grammar or
+//! `configure.ac`. Files deleted from the project
 //! are deleted from the copy. Build products (objects, archives,
 //! executables, coverage files) are not copied: a stale non-coverage object
 //! would otherwise be linked into the coverage build.
@@ -98,6 +101,18 @@ fn sync_dir(
                 let _ = fs::remove_file(&target);
                 fs::copy(&source, &target)
                     .map_err(|e| PipelineError::io(format!("copying {}", source.display()), e))?;
+                if old.is_empty() {
+                    // A copy made from scratch keeps the project's times,
+                    // so generated sources a release ships (a parser from
+                    // its grammar, configure from configure.ac) stay newer
+                    // than what they were made from and are not remade.
+                    if let Ok(time) = meta.modified() {
+                        let _ = fs::File::options()
+                            .write(true)
+                            .open(&target)
+                            .and_then(|f| f.set_modified(time));
+                    }
+                }
                 *copied += 1;
             }
             new.insert(rel, stamp);

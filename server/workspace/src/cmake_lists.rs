@@ -76,10 +76,12 @@ pub fn test_switches(texts: &[String]) -> Vec<String> {
             let default = m.get(2).map_or("", |d| d.as_str()).to_ascii_uppercase();
             let off = matches!(default.as_str(), "" | "OFF" | "FALSE" | "NO" | "0" | "N");
             let upper = name.to_ascii_uppercase();
-            // Fuzzers, benchmarks and checkers need tools of their own.
+            // Fuzzers, benchmarks and checkers need tools of their own, and
+            // `…_WITHOUT_TESTS` turns the tests off.
             let about_tests = upper.contains("TEST")
                 && ![
-                    "FUZZ", "BENCH", "VALGRIND", "SANITIZ", "COVERAGE", "INSTALL",
+                    "FUZZ", "BENCH", "VALGRIND", "SANITIZ", "COVERAGE", "INSTALL", "WITHOUT",
+                    "DISABLE", "SKIP", "NO_",
                 ]
                 .iter()
                 .any(|w| upper.contains(w));
@@ -106,6 +108,7 @@ option(ENABLE_FUZZ_TESTS "fuzzing" OFF)
 option(BUILD_SHARED_LIBS "shared" ON)
 option(SKIP_TESTS "skip" ON)
 option(BUILD_TESTING "ctest" OFF)
+option(JANSSON_WITHOUT_TESTS "Don't build tests" OFF)
 "#;
         assert_eq!(
             test_switches(&[text.to_string()]),

@@ -57,10 +57,12 @@ pub fn assigns_tests(line: &str) -> bool {
         })
 }
 
-/// A Makefile at the root with a `check` target and a `TESTS` list.
+/// A Makefile at the root with a `check` or `test` target (its `TESTS`,
+/// or else the targets that target runs, are the tests).
 pub fn is_make_check_project(root: &Path) -> bool {
     makefile(root).is_some_and(|(_, text)| {
-        text.lines().any(|l| l.starts_with("check:")) && text.lines().any(assigns_tests)
+        text.lines()
+            .any(|l| l.starts_with("check:") || l.starts_with("test:"))
     })
 }
 
@@ -140,7 +142,7 @@ pub fn detect(root: &Path) -> Result<Project> {
         });
     }
     Err(WorkspaceError::Detection(format!(
-        "{}: no faultlens.toml, and nothing faultlens recognises on its own (tried: CMake, a CMakeLists.txt declaring tests; Meson, a meson.build with tests; autotools, a configure or configure.ac with Makefile.am; make, a Makefile with `check:` and `TESTS`; input/output tests, *.c files with tests/*.in and tests/*.out pairs).\n\
+        "{}: no faultlens.toml, and nothing faultlens recognises on its own (tried: CMake, a CMakeLists.txt declaring tests; Meson, a meson.build with tests; autotools, a configure or configure.ac with Makefile.am; make, a Makefile with a `check:` or `test:` target; input/output tests, *.c files with tests/*.in and tests/*.out pairs).\n\
          Create a faultlens.toml, for example:\n\n\
          [build]\nsources = [\"prog.c\"]\n\n[[test]]\nname = \"t1\"\nargs = [\"3\"]\nexpected_stdout = \"6\\n\"\n\n\
          (every key is described in faultlens's README, section `faultlens.toml`)",

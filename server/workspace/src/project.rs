@@ -104,7 +104,10 @@ fn infer_kind(config: &Config, root: &Path) -> Option<Kind> {
         Some(Kind::Ctest)
     } else if config.meson.is_some() || crate::detect::is_meson_project(root) {
         Some(Kind::Meson)
-    } else if config.make_check.is_some() || crate::detect::is_make_check_project(root) {
+    } else if config.make_check.is_some()
+        || crate::detect::is_make_check_project(root)
+        || crate::detect::autotools(root).is_some()
+    {
         Some(Kind::Make)
     } else {
         None

@@ -22,7 +22,9 @@ pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
         &super::localize::cancel_on_interrupt(),
     );
     reporter.finish();
-    let specs: Vec<TestSpec> = specs?;
+    let discovered = specs?;
+    let kind = format!("{:?}", discovered.kind).to_lowercase();
+    let specs: Vec<TestSpec> = discovered.tests;
     if as_json {
         let list: Vec<_> = specs
             .iter()
@@ -36,12 +38,9 @@ pub fn run(path: Option<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
             .collect();
         outln!(
             "{}",
-            serde_json::to_string_pretty(
-                &json!({ "kind": format!("{:?}", project.kind).to_lowercase(), "tests": list })
-            )?
+            serde_json::to_string_pretty(&json!({ "kind": kind, "tests": list }))?
         );
     } else {
-        let kind = format!("{:?}", project.kind).to_lowercase();
         let how = if project.detected {
             "detected"
         } else {

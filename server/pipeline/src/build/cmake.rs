@@ -9,6 +9,10 @@ use crate::toolchain::{require, Toolchain};
 use std::path::Path;
 use std::process::Command;
 
+/// How a failed CMake configure step's message begins (a run of a
+/// detected project then tries the other build system it has).
+pub const CONFIGURE_FAILED: &str = "configuring the CMake coverage build failed:";
+
 pub fn build(
     project: &Project,
     tools: &Toolchain,
@@ -64,15 +68,7 @@ pub fn build(
             super::runtime::link_flags(runtime)
         ))
         .args(&section.cmake_args);
-    build_step(
-        configure,
-        "configuring the CMake coverage build failed:",
-        root,
-        &[],
-        &dir,
-        &paths,
-        steps,
-    )?;
+    build_step(configure, CONFIGURE_FAILED, root, &[], &dir, &paths, steps)?;
     let mut build = Command::new("cmake");
     build
         .arg("--build")

@@ -119,6 +119,14 @@ pub fn recording_compilations(
 
 fn make_command(project: &Project) -> Command {
     let mut cmd = Command::new("make");
+    cmd.args(make_args(project));
+    cmd
+}
+
+/// The arguments of every `make` faultlens runs in this project: `[make]
+/// args`, and, for a release's autotools files, none remade.
+pub fn make_args(project: &Project) -> Vec<String> {
+    let mut args = Vec::new();
     // A release's configure and Makefile.in are what it ships: the copy
     // gives every file the time it was copied, which can make them look
     // older than configure.ac and Makefile.am, and automake's rules would
@@ -126,12 +134,12 @@ fn make_command(project: &Project) -> Command {
     if faultlens_workspace::detect::autotools(&project.root)
         == Some(faultlens_workspace::detect::Autotools::Configure)
     {
-        cmd.args(["ACLOCAL=:", "AUTOCONF=:", "AUTOMAKE=:", "AUTOHEADER=:"]);
+        args.extend(["ACLOCAL=:", "AUTOCONF=:", "AUTOMAKE=:", "AUTOHEADER=:"].map(String::from));
     }
     if let Some(section) = &project.config.make_check {
-        cmd.args(&section.args);
+        args.extend(section.args.iter().cloned());
     }
-    cmd
+    args
 }
 
 /// The words of a Makefile variable, as make expands it (see

@@ -10,7 +10,7 @@
 //!   that records each compiler invocation (`workspace::compilations`).
 
 mod autotools;
-mod cmake;
+pub mod cmake;
 pub mod diagnostics;
 pub mod make_check;
 mod meson;

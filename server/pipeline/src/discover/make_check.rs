@@ -6,7 +6,8 @@
 //! through its `LOG_COMPILER` (or `EXT_LOG_COMPILER` for a test with a
 //! registered extension) and with the variables `AM_TESTS_ENVIRONMENT` and
 //! `TESTS_ENVIRONMENT` set; a valgrind `LOG_COMPILER` is left out (the
-//! coverage is the same, the run many times slower).
+//! coverage is the same, the run many times slower). A Makefile with no
+//! `TESTS` anywhere gives the targets its `check` runs (`make_targets`).
 
 use crate::build::{make_check, Built};
 use crate::command::Steps;
@@ -48,6 +49,15 @@ pub fn discover(
                 Err(e) => return Err(e),
             }
         }
+    }
+    if specs.is_empty() {
+        // No TESTS anywhere: the targets the Makefile's check runs.
+        return crate::discover::make_targets::discover(
+            built,
+            &make_check::make_args(project),
+            timeout,
+            steps,
+        );
     }
     if !autotools {
         let location = tests_defined_at(project);

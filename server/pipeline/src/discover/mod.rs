@@ -3,6 +3,7 @@
 pub mod cases;
 mod ctest;
 mod make_check;
+mod make_targets;
 mod meson;
 mod runner;
 
@@ -66,7 +67,7 @@ pub fn discover(
             Kind::Ctest => "ctest lists no tests; add add_test() calls to CMakeLists.txt".into(),
             Kind::Runner => "the [runner] list command printed no test names".into(),
             Kind::Meson => "meson lists no tests; add test() calls to meson.build".into(),
-            Kind::Make => "the Makefile's TESTS is empty".into(),
+            Kind::Make => "no Makefile lists TESTS, and none has a check or test target that runs anything".into(),
         }));
     }
     Ok(tests)
