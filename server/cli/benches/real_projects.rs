@@ -156,7 +156,8 @@ fn fetched(package: &str, base: &Path) -> Result<PathBuf, String> {
     let orig = |dir: &Path| {
         std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            name.contains(".orig.tar.").then(|| e.path())
+            let signature = name.ends_with(".asc") || name.ends_with(".sig");
+            (name.contains(".orig.tar.") && !signature).then(|| e.path())
         })
     };
     if orig(&dir).is_none() {
@@ -290,7 +291,7 @@ fn chosen_mutants(
     lines: &BTreeMap<String, Vec<u64>>,
     seed: u64,
 ) -> Vec<(String, Mutant)> {
-    let mut per_file: Vec<Vec<(String, Mutant)>> = Vec::new();
+    let mut per_file: Vec<std::collections::VecDeque<(String, Mutant)>> = Vec::new();
     for (i, (file, covered)) in lines.iter().enumerate() {
         let Ok(source) = std::fs::read_to_string(root.join(file)) else {
             continue;
@@ -306,6 +307,8 @@ fn chosen_mutants(
                 .map(|m| (file.clone(), m))
                 .collect(),
         );
+        // `sample` deals the operators in turn: taken from the front, each
+        // file's first mutants are of different operators.
     }
     // A seeded order of the files, then one mutant of each in turn.
     let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
@@ -318,7 +321,7 @@ fn chosen_mutants(
     let mut out = Vec::new();
     while per_file.iter().any(|l| !l.is_empty()) {
         for list in per_file.iter_mut() {
-            if let Some(m) = list.pop() {
+            if let Some(m) = list.pop_front() {
                 out.push(m);
             }
         }

@@ -303,12 +303,7 @@ fn an_autotools_project_shipping_configure_ac_is_reconfigured_and_its_tests_foun
     // with AM_TESTS_ENVIRONMENT's srcdir (it reads data/sample.txt).
     let dir = fixture("tally-autotools");
     let doc = localize_json(dir.path(), &["--top", "0"]);
-    let names: Vec<&str> = doc["tests"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = names_of(&listed_tests(&doc));
     assert_eq!(
         names,
         [
@@ -461,12 +456,7 @@ fn a_makefile_without_tests_gives_the_targets_its_check_runs() {
     )
     .unwrap();
     let doc = localize_json(root, &["--top", "0"]);
-    let names: Vec<&str> = doc["tests"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = names_of(&listed_tests(&doc));
     assert_eq!(names, ["make even", "make odd"]);
     assert_eq!(doc["tests"]["failed"], 1);
     let fault = entry(&doc, "half.c", 3);

@@ -46,16 +46,8 @@ fn criterion_cases_are_rows_of_their_own_and_rank_the_fault_higher() {
     let doc = localize_json(dir.path(), &["--top", "0"]);
     assert_eq!(doc["tests"]["total"], 11, "{:?}", names(&doc));
     assert_eq!(doc["tests"]["failed"], 2);
-    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["verdict"] == "fail")
-        .collect();
-    let failing_names: Vec<&str> = failing
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let failing: Vec<&serde_json::Value> = failing_tests(&doc);
+    let failing_names = names_of(&failing);
     assert_eq!(
         failing_names,
         ["strbuf::trim/both_sides", "strbuf::trim/leading_only"]
@@ -196,12 +188,7 @@ fn a_unity_style_runner_runs_each_test_alone() {
     let dir = fixture("bitset-unity");
     let doc = localize_json(dir.path(), &["--top", "0"]);
     assert_eq!(doc["tests"]["total"], 12, "{:?}", names(&doc));
-    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["verdict"] == "fail")
-        .collect();
+    let failing: Vec<&serde_json::Value> = failing_tests(&doc);
     assert_eq!(failing.len(), 4);
     // The fault makes one case divide by zero and one loop for ever: each
     // fails alone, with the coverage it gathered.
@@ -273,16 +260,8 @@ fn hand_written_unity_mains_run_one_case_per_process() {
     let all = names(&doc);
     assert_eq!(all.len(), 18, "{all:?}");
     assert!(all.contains(&"parse_duration::test_parse_rejects_empty_text".to_string()));
-    let failing: Vec<&serde_json::Value> = doc["tests"]["list"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["verdict"] == "fail")
-        .collect();
-    let failing_names: Vec<&str> = failing
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let failing: Vec<&serde_json::Value> = failing_tests(&doc);
+    let failing_names = names_of(&failing);
     assert_eq!(
         failing_names,
         [

@@ -155,8 +155,14 @@ pub fn localize_in_stages(
         }
         progress(p)
     };
-    let (fallback, built, specs) =
-        build_and_discover_any(project, &tools, jobs, timeout, &steps, &note, cancel)?;
+    let setup = Setup {
+        tools: &tools,
+        jobs,
+        timeout,
+        steps: &steps,
+        cancel,
+    };
+    let (fallback, built, specs) = build_and_discover_any(project, &setup, &note)?;
     let project = fallback.as_ref().unwrap_or(project);
     check_cancel(cancel)?;
     let suite_tests = specs.len();
@@ -226,19 +232,24 @@ pub fn localize_in_stages(
     Ok(results)
 }
 
+/// What building and discovering need besides the project.
+struct Setup<'a> {
+    tools: &'a Toolchain,
+    jobs: usize,
+    timeout: Duration,
+    steps: &'a Steps<'a>,
+    cancel: &'a CancelToken,
+}
+
 /// [`build_and_discover`], falling back, for a detected CMake project
 /// CMake gives no tests (none listed, or configuring failed), to the other
 /// build system it has: then also that project, said in a note.
 fn build_and_discover_any(
     project: &Project,
-    tools: &Toolchain,
-    jobs: usize,
-    timeout: Duration,
-    steps: &Steps,
+    setup: &Setup,
     progress: &(dyn Fn(Progress) + Sync),
-    cancel: &CancelToken,
 ) -> Result<(Option<Project>, Built, Vec<TestSpec>)> {
-    match build_and_discover(project, tools, jobs, timeout, steps, progress, cancel) {
+    match build_and_discover(project, setup, progress) {
         Ok((built, specs)) => Ok((None, built, specs)),
         Err(e) => {
             let (Some((kind, which)), Some(why)) = (other_build_system(project), cmake_gave_up(&e))
@@ -252,8 +263,7 @@ fn build_and_discover_any(
             progress(Progress::Note(crate::note::Note::Chose(format!(
                 "{why}; using {which} instead"
             ))));
-            let (built, specs) =
-                build_and_discover(&fallback, tools, jobs, timeout, steps, progress, cancel)?;
+            let (built, specs) = build_and_discover(&fallback, setup, progress)?;
             Ok((Some(fallback), built, specs))
         }
     }
@@ -262,20 +272,16 @@ fn build_and_discover_any(
 /// Builds `project` for coverage and discovers its tests.
 fn build_and_discover(
     project: &Project,
-    tools: &Toolchain,
-    jobs: usize,
-    timeout: Duration,
-    steps: &Steps,
+    setup: &Setup,
     progress: &(dyn Fn(Progress) + Sync),
-    cancel: &CancelToken,
 ) -> Result<(Built, Vec<TestSpec>)> {
-    let built = build::build(project, tools, jobs, steps)?;
-    check_cancel(cancel)?;
+    let built = build::build(project, setup.tools, setup.jobs, setup.steps)?;
+    check_cancel(setup.cancel)?;
     for note in &built.said {
         progress(Progress::Note(note.clone()));
     }
     progress(Progress::Discovering);
-    let specs = discover::discover(project, &built, timeout, steps, progress)?;
+    let specs = discover::discover(project, &built, setup.timeout, setup.steps, progress)?;
     Ok((built, specs))
 }
 
@@ -367,8 +373,14 @@ pub fn discover_tests(
     let steps = build_steps(project, cancel, &scope);
     progress(Progress::Building);
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let (fallback, _, tests) =
-        build_and_discover_any(project, &tools, jobs, timeout, &steps, progress, cancel)?;
+    let setup = Setup {
+        tools: &tools,
+        jobs,
+        timeout,
+        steps: &steps,
+        cancel,
+    };
+    let (fallback, _, tests) = build_and_discover_any(project, &setup, progress)?;
     Ok(Discovered {
         kind: fallback.map_or(project.kind, |p| p.kind),
         tests,

@@ -4,49 +4,33 @@
 //! root file or under `test/`; faultlens's own build turns them on.
 
 use regex::Regex;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
 
 /// How deep below the root `CMakeLists.txt` files are looked for.
 const MAX_DEPTH: usize = 3;
 /// How many `CMakeLists.txt` files are read at most.
 const MAX_FILES: usize = 64;
+/// How many directories are looked into at most.
+const MAX_DIRS: usize = 512;
 
 /// The texts of the project's `CMakeLists.txt` files: the root's first,
 /// then those below it (at most [`MAX_DEPTH`] directories down, hidden
 /// directories and `.faultlens/` skipped), each read bounded.
 pub fn texts(root: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut dirs = vec![(PathBuf::new(), 0)];
-    while let Some((dir, depth)) = dirs.pop() {
-        if found.len() >= MAX_FILES {
-            break;
-        }
-        let file = dir.join("CMakeLists.txt");
-        if let Ok(bytes) =
-            crate::files::read_in_project(root, &file, faultlens_confine::limits::BUILD_DESCRIPTION)
-        {
-            found.push(String::from_utf8_lossy(&bytes).into_owned());
-        }
-        if depth >= MAX_DEPTH {
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(root.join(&dir)) else {
-            continue;
-        };
-        let mut subdirs: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.file_name())
-            .filter(|name| !name.to_string_lossy().starts_with('.'))
-            .map(|name| dir.join(name))
-            .collect();
-        // Visited in name order (the stack pops the last first).
-        subdirs.sort();
-        subdirs.reverse();
-        dirs.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
-    }
-    found
+    crate::files::directories(root, MAX_DEPTH, MAX_DIRS)
+        .into_iter()
+        .filter_map(|dir| {
+            crate::files::read_in_project(
+                root,
+                &dir.join("CMakeLists.txt"),
+                faultlens_confine::limits::BUILD_DESCRIPTION,
+            )
+            .ok()
+        })
+        .take(MAX_FILES)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .collect()
 }
 
 /// Whether any of `texts` declares tests (`enable_testing()`,

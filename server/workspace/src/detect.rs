@@ -89,6 +89,14 @@ pub fn autotools(root: &Path) -> Option<Autotools> {
     }
 }
 
+/// Whether the project's Makefiles come from automake (a `Makefile.am`
+/// at the root): its conventions (`check` building every directory's
+/// test programs, `TESTS` in each directory's Makefile) then hold. zlib's
+/// `configure` is its own, and its Makefile not automake's.
+pub fn automake(root: &Path) -> bool {
+    crate::files::checked(root, Path::new("Makefile.am")).is_ok_and(|p| p.is_file())
+}
+
 pub fn detect(root: &Path) -> Result<Project> {
     for (found, kind) in [
         (is_ctest_project(root), Kind::Ctest),

@@ -29,3 +29,36 @@ pub fn read_optional(root: &Path, path: &Path, limit: u64) -> Result<Option<Vec<
         Err(e) => Err(e.to_string()),
     }
 }
+
+/// The directories of the project, relative to `root` (`""` first), at
+/// most `max_depth` below it and `max_dirs` in all, each before those
+/// below it and siblings in name order; hidden ones (`.git`,
+/// `.faultlens`) and links are left out.
+pub fn directories(root: &Path, max_depth: usize, max_dirs: usize) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![(PathBuf::new(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
+        if found.len() >= max_dirs {
+            break;
+        }
+        found.push(dir.clone());
+        if depth >= max_depth {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(root.join(&dir)) else {
+            continue;
+        };
+        let mut subdirs: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.file_name())
+            .filter(|name| !name.to_string_lossy().starts_with('.'))
+            .map(|name| dir.join(name))
+            .collect();
+        // Visited in name order (the stack pops the last first).
+        subdirs.sort();
+        subdirs.reverse();
+        stack.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
+    }
+    found
+}

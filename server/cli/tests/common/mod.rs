@@ -80,6 +80,24 @@ pub fn localize_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
+/// The tests of a ranking document, in its order.
+pub fn listed_tests(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    doc["tests"]["list"].as_array().unwrap().iter().collect()
+}
+
+/// The failing tests of a ranking document, in its order.
+pub fn failing_tests(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    listed_tests(doc)
+        .into_iter()
+        .filter(|t| t["verdict"] == "fail")
+        .collect()
+}
+
+/// The names of `tests`.
+pub fn names_of<'a>(tests: &[&'a serde_json::Value]) -> Vec<&'a str> {
+    tests.iter().map(|t| t["name"].as_str().unwrap()).collect()
+}
+
 /// The ranking entry of `file:line`.
 pub fn entry<'a>(doc: &'a serde_json::Value, file: &str, line: u64) -> &'a serde_json::Value {
     doc["ranking"]

@@ -49,7 +49,7 @@ pub fn build(
     if default_goal.first().is_none_or(|goal| goal != "check") {
         make(&[])?;
     }
-    if autotools.is_some() {
+    if autotools.is_some() && faultlens_workspace::detect::automake(&project.root) {
         // Automake's `check` builds every directory's check_PROGRAMS and
         // check_SCRIPTS, then runs TESTS: emptied on the command line (and
         // so in every recursive make), it runs none.

@@ -31,7 +31,8 @@ pub fn discover(
     steps: &Steps,
 ) -> Result<Vec<TestSpec>> {
     let root = &built.run_dir;
-    let autotools = faultlens_workspace::detect::autotools(&project.root).is_some();
+    let autotools = faultlens_workspace::detect::autotools(&project.root).is_some()
+        && faultlens_workspace::detect::automake(&project.root);
     let dirs = if autotools {
         automake_dirs(root)
     } else {
@@ -71,39 +72,18 @@ pub fn discover(
 /// The directories below `root` (relative; the root itself is `""`) whose
 /// `Makefile.am` speaks of `TESTS` and that `configure` gave a Makefile.
 fn automake_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![(PathBuf::new(), 0)];
-    let mut seen = 0;
-    while let Some((dir, depth)) = stack.pop() {
-        seen += 1;
-        if seen > MAX_DIRS {
-            break;
-        }
-        let here = root.join(&dir);
-        let declares = std::fs::read_to_string(here.join("Makefile.am"))
-            .is_ok_and(|text| text.contains("TESTS"));
-        if declares && here.join("Makefile").is_file() {
-            found.push(dir.clone());
-        }
-        if depth >= MAX_DEPTH {
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(&here) else {
-            continue;
-        };
-        let mut subdirs: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.file_name())
-            .filter(|n| !n.to_string_lossy().starts_with('.'))
-            .map(|n| dir.join(n))
-            .collect();
-        subdirs.sort();
-        subdirs.reverse();
-        stack.extend(subdirs.into_iter().map(|d| (d, depth + 1)));
-    }
-    found.sort();
-    found
+    faultlens_workspace::files::directories(root, MAX_DEPTH, MAX_DIRS)
+        .into_iter()
+        .filter(|dir| {
+            let here = root.join(dir);
+            here.join("Makefile").is_file()
+                && faultlens_confine::read_regular_no_link(
+                    &here.join("Makefile.am"),
+                    faultlens_confine::limits::BUILD_DESCRIPTION,
+                )
+                .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains("TESTS"))
+        })
+        .collect()
 }
 
 /// What one Makefile says about running its tests.
