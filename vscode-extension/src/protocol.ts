@@ -100,6 +100,14 @@ export interface RankingResponse {
   tests: { total: number; failed: number; passed: number; list: RankingTest[] };
   lines: { ranked: number; suspicious: number };
   ranking: RankingEntry[];
+  /** What the run did that its user may not expect (an executable kept whole), once per kind; absent when none. */
+  notes?: RunNote[];
+}
+
+export interface RunNote {
+  message: string;
+  /** The tests it concerns. */
+  tests: string[];
 }
 
 export interface LspPosition {
@@ -231,7 +239,7 @@ export function parseRanking(raw: unknown): RankingResponse {
   const ranking = (Array.isArray(o.ranking) ? o.ranking : []).filter(isObject).map(parseEntry);
   const failed = num(t.failed, list.filter((x) => x.verdict === "fail").length);
   const total = num(t.total, list.length);
-  return {
+  const doc: RankingResponse = {
     faultlens_version: str(o.faultlens_version, ""),
     measure: str(o.measure, ""),
     project_root: str(o.project_root, ""),
@@ -239,6 +247,13 @@ export function parseRanking(raw: unknown): RankingResponse {
     lines: { ranked: num(l.ranked, ranking.length), suspicious: num(l.suspicious, ranking.filter((e) => e.ef > 0).length) },
     ranking,
   };
+  if (Array.isArray(o.notes)) {
+    doc.notes = o.notes.filter(isObject).map((n) => ({
+      message: str(n.message, ""),
+      tests: (Array.isArray(n.tests) ? n.tests : []).filter((x): x is string => typeof x === "string"),
+    }));
+  }
+  return doc;
 }
 
 function parsePosition(v: unknown): LspPosition | undefined {

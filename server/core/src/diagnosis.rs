@@ -7,9 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where the diagnosis document is stored, relative to the project root.
-pub const DIAGNOSIS_FILE: &str = ".faultlens/diagnosis.json";
-
 /// Version of the document's shape. Bump only on incompatible changes.
 pub const DIAGNOSIS_FORMAT_VERSION: u32 = 1;
 

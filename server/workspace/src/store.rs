@@ -4,7 +4,7 @@
 use crate::error::{Result, WorkspaceError};
 use crate::project::WORK_DIR;
 use faultlens_confine::{limits, WorkDir};
-use faultlens_core::diagnosis::{DiagnosisRefusal, DiagnosisReport, DIAGNOSIS_FILE};
+use faultlens_core::diagnosis::{DiagnosisRefusal, DiagnosisReport};
 use faultlens_core::results::RunResults;
 use faultlens_core::shards::ShardSpec;
 use std::path::{Path, PathBuf};
@@ -164,7 +164,8 @@ fn config_newer_than(root: &Path, results: &RunResults) -> bool {
 
 /// Where `faultlens diagnose` keeps its document.
 pub fn diagnosis_path(root: &Path) -> PathBuf {
-    root.join(DIAGNOSIS_FILE)
+    root.join(faultlens_confine::WORK_DIR)
+        .join(DIAGNOSIS_DOCUMENT)
 }
 
 pub fn write_diagnosis(root: &Path, report: &DiagnosisReport) -> Result<PathBuf> {
